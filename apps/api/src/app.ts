@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import helmet from "@fastify/helmet";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import { ZodError } from "zod";
+import { createAuth, type Auth } from "./auth/auth.ts";
+import type { AppConfig } from "./config.ts";
+import { MIGRATIONS_FOLDER, type DatabaseHandle } from "./db/client.ts";
+import { AppError } from "./lib/errors.ts";
+import { redactUrl } from "./lib/redact.ts";
+import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { authenticate } from "./plugins/authenticate.ts";
+import { authRoutes, createSignInFailureLimiter } from "./routes/auth.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { provisionRoutes } from "./routes/provision.ts";
+import { publicConfigRoutes } from "./routes/public-config.ts";
+
+export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  /** Built SPA to serve; omitted → API only. */
+  webDist?: string | undefined;
+  mailer?: Mailer;
+  logger?: boolean;
+}
+
+export interface App {
+  app: FastifyInstance;
+  auth: Auth;
+}
+
+function countMigrations(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
+}
+
+export async function buildApp({
+  config,
+  database,
+  webDist,
+  mailer,
+  logger = true,
+}: BuildAppOptions): Promise<App> {
+  const app = Fastify({
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: 256 * 1024,
+    logger: logger && {
+      level: config.logLevel,
+      redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
+      serializers: {
+        req: (req: { method: string; url: string; ip: string; id: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          ip: req.ip,
+          id: req.id,
+        }),
+      },
+    },
+  });
+  const db = database.db;
+  const mail =
+    mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const signInFailures = createSignInFailureLimiter(config);
+  const auth = createAuth({
+    config,
+    db,
+    mailer: mail,
+    onPasswordReset: async (email) => {
+      await signInFailures.delete(email.toLowerCase());
+    },
+  });
+
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ error: error.message, requestId: request.id });
+    }
+    if (error instanceof ZodError) {
+      const first = error.issues[0];
+      const where = first?.path.length ? `${first.path.join(".")}: ` : "";
+      return reply
+        .status(400)
+        .send({ error: `${where}${first?.message ?? "Invalid request."}`, requestId: request.id });
+    }
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status < 500) {
+      return reply.status(status).send({ error: (error as Error).message, requestId: request.id });
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply
+      .status(status)
+      .send({ error: "Something went wrong on our side. Please try again.", requestId: request.id });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'self'"],
+      },
+    },
+    strictTransportSecurity: config.publicUrl.startsWith("https://"),
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+
+  await app.register(authenticate, { auth, db, config });
+  await app.register(healthRoutes, { database, expectedMigrations: countMigrations() });
+  await app.register(authRoutes, { auth, db, config, signInFailures });
+  await app.register(publicConfigRoutes, { config });
+  await app.register(provisionRoutes, { db });
+
+  const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith("/api/") || request.url === "/api";
+    if (!isApi && hasWeb && (request.method === "GET" || request.method === "HEAD")) {
+      // Client-side routes (including the SPA's own 404 page) are served by index.html.
+      return reply.header("cache-control", "no-cache").sendFile("index.html");
+    }
+    return reply.status(404).send({ error: "Not found.", requestId: request.id });
+  });
+
+  app.addHook("onClose", async () => mail.close());
+  return { app, auth };
+}

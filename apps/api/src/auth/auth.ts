@@ -1,0 +1,243 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import { admin, genericOAuth, jwt } from "better-auth/plugins";
+import { adminAc, defaultAc } from "better-auth/plugins/admin/access";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@portal/contracts";
+import { eq } from "drizzle-orm";
+import { auditSourceFromHeaders, recordAudit } from "../audit/audit.ts";
+import type { AppConfig } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { schema, users } from "../db/schema.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import { passwordResetMail } from "../mail/templates.ts";
+import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from "./password.ts";
+
+/** Role of a person who creates their own account (or arrives through social sign-in) until provisioned. */
+export const DEFAULT_SELF_SIGN_UP_ROLE = "author";
+
+/** Better Auth paths whose request bodies carry a new password. */
+const NEW_PASSWORD_PATHS: Record<string, string> = {
+  "/sign-up/email": "password",
+  "/reset-password": "newPassword",
+  "/change-password": "newPassword",
+  "/admin/create-user": "password",
+  "/admin/set-user-password": "newPassword",
+};
+
+const SELF_SIGN_UP_PATHS = ["/sign-up/email", "/callback/", "/oauth2/callback/"];
+
+export function isSelfSignUpPath(path: string | undefined): boolean {
+  return !!path && SELF_SIGN_UP_PATHS.some((p) => path.startsWith(p));
+}
+
+export function signUpDomainError(config: AppConfig, email: string): string | undefined {
+  if (config.signUpDomains.length === 0) {
+    return "Self sign-up is turned off. Ask the firm to create your account.";
+  }
+  const domain = email.split("@").pop()?.toLowerCase() ?? "";
+  if (!config.signUpDomains.includes(domain)) {
+    return `Self sign-up is open only to email addresses at ${config.signUpDomains.join(", ")}.`;
+  }
+  return undefined;
+}
+
+// Portal roles. Only "admin" may use the identity provider's admin endpoints; the others hold no
+// admin permissions at all (what each may see in the portal is decided by the portal's own API).
+const noAdminPermissions = defaultAc.newRole({ user: [], session: [] });
+const roles = {
+  admin: adminAc,
+  client: noAdminPermissions,
+  employee: noAdminPermissions,
+  editor: noAdminPermissions,
+  author: noAdminPermissions,
+};
+
+export interface AuthDependencies {
+  config: AppConfig;
+  db: Database;
+  mailer: Mailer;
+  /** Called after a successful password reset (clears the per-account sign-in lock). */
+  onPasswordReset?: (email: string) => Promise<void> | void;
+}
+
+export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependencies) {
+  const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
+  if (config.social.google) socialProviders.google = config.social.google;
+  if (config.social.microsoft) socialProviders.microsoft = config.social.microsoft;
+  if (config.social.github) socialProviders.github = config.social.github;
+  if (config.social.apple) socialProviders.apple = config.social.apple;
+
+  return betterAuth({
+    appName: "Meridian Client Portal",
+    baseURL: config.publicUrl,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    trustedOrigins: [config.publicUrl],
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: {
+        user: schema.users,
+        session: schema.sessions,
+        account: schema.accounts,
+        verification: schema.verifications,
+        jwks: schema.jwks,
+        rateLimit: schema.rateLimits,
+      },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      autoSignIn: true,
+      password: { hash: hashPassword, verify: verifyPassword },
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        await mailer.send({ to: user.email, ...passwordResetMail({ name: user.name, url }) });
+      },
+      onPasswordReset: async ({ user }, request) => {
+        await onPasswordReset?.(user.email);
+        await recordAudit(db, {
+          action: "auth.password_reset.completed",
+          outcome: "success",
+          actorUserId: user.id,
+          actorEmail: user.email,
+          ...auditSourceFromHeaders(request?.headers),
+        });
+      },
+    },
+    socialProviders,
+    account: { accountLinking: { enabled: true } },
+    session: {
+      // Absolute lifetime (ASVS L2: re-authenticate after 12 h); no sliding refresh.
+      expiresIn: config.sessionMaxAgeSeconds,
+      disableSessionRefresh: true,
+      // No cookie cache: a revoked session stops working on its very next request.
+      cookieCache: { enabled: false },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 600,
+      customRules: {
+        "/sign-in/email": { window: 60, max: config.authIpLimitPerMinute },
+        "/sign-up/email": { window: 60, max: config.authIpLimitPerMinute },
+        "/request-password-reset": { window: 60, max: config.authIpLimitPerMinute },
+        "/reset-password": { window: 60, max: config.authIpLimitPerMinute },
+      },
+    },
+    advanced: {
+      // The Fastify layer overwrites this header with the address it trusts (see routes/auth.ts).
+      ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
+      cookiePrefix: "portal",
+      database: { generateId: () => crypto.randomUUID() },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const passwordField = NEW_PASSWORD_PATHS[ctx.path];
+        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        if (
+          passwordField &&
+          typeof body[passwordField] === "string" &&
+          isCommonPassword(body[passwordField])
+        ) {
+          throw new APIError("BAD_REQUEST", {
+            message: COMMON_PASSWORD_MESSAGE,
+            code: "PASSWORD_TOO_COMMON",
+          });
+        }
+        if (ctx.path === "/sign-up/email") {
+          const error = signUpDomainError(config, String(body.email ?? ""));
+          if (error) throw new APIError("FORBIDDEN", { message: error, code: "SIGN_UP_NOT_ALLOWED" });
+        }
+      }),
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user, ctx) => {
+            // Social and OIDC sign-in can create accounts too: the same domain rule applies.
+            if (ctx && isSelfSignUpPath(ctx.path) && ctx.path !== "/sign-up/email") {
+              const error = signUpDomainError(config, user.email);
+              if (error) throw new APIError("FORBIDDEN", { message: error, code: "SIGN_UP_NOT_ALLOWED" });
+            }
+            // Self sign-up never grants admin or access to client data.
+            if (ctx && isSelfSignUpPath(ctx.path)) {
+              return { data: { ...user, role: DEFAULT_SELF_SIGN_UP_ROLE } };
+            }
+            return undefined;
+          },
+          after: async (user, ctx) => {
+            if (!ctx || !isSelfSignUpPath(ctx.path)) return;
+            await recordAudit(db, {
+              action: "auth.sign_up",
+              outcome: "success",
+              actorUserId: user.id,
+              actorEmail: user.email,
+              details: { method: ctx.path.startsWith("/sign-up") ? "email" : "social" },
+              ...auditSourceFromHeaders(ctx.request?.headers ?? ctx.headers),
+            });
+          },
+        },
+      },
+      session: {
+        create: {
+          after: async (session, ctx) => {
+            const [user] = await db
+              .select({ email: users.email })
+              .from(users)
+              .where(eq(users.id, session.userId));
+            await recordAudit(db, {
+              action: "auth.sign_in",
+              outcome: "success",
+              actorUserId: session.userId,
+              actorEmail: user?.email ?? null,
+              details: { method: ctx?.path ?? "internal" },
+              ip: session.ipAddress ?? null,
+              userAgent: session.userAgent ?? null,
+              requestId: ctx?.headers?.get("x-request-id") ?? null,
+            });
+          },
+        },
+      },
+    },
+    plugins: [
+      admin({ defaultRole: DEFAULT_SELF_SIGN_UP_ROLE, adminRoles: ["admin"], roles }),
+      jwt({
+        jwt: {
+          issuer: config.publicUrl,
+          audience: config.publicUrl,
+          expirationTime: "15m",
+          // The spec's "admin claim of the token"; `sid` lets the API reject a JWT whose session ended.
+          definePayload: ({ user, session }) => ({
+            email: user.email,
+            name: user.name,
+            role: user.role ?? null,
+            admin: user.role === "admin",
+            sid: session.id,
+          }),
+        },
+      }),
+      ...(config.oidc
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: "oidc",
+                  discoveryUrl: `${config.oidc.issuer}/.well-known/openid-configuration`,
+                  clientId: config.oidc.clientId,
+                  clientSecret: config.oidc.clientSecret,
+                  scopes: ["openid", "email", "profile"],
+                  pkce: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

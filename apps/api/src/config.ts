@@ -1,0 +1,216 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { DEMO_FIRM } from "@portal/contracts/demo";
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", "on", "off", "yes", "no"], {
+    error: "must be one of on/off, true/false, 1/0, yes/no",
+  })
+  .transform((v) => ["1", "true", "on", "yes"].includes(v));
+
+const optionalUrl = z.url({ error: "must be a URL" }).optional();
+
+const domainList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(",")
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, "must be a comma-separated list of domains")));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().default("Meridian Portal <no-reply@meridian-advisory.example>"),
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  ADMIN_EMAIL: z.email({ error: "must be an email address" }).optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  DEMO_DATA: flag.optional(),
+  SIGNUP_ALLOWED_DOMAINS: domainList.optional(),
+  TRUST_PROXY: flag.default(false),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Failed sign-ins allowed per account within SIGNIN_LOCK_WINDOW_SECONDS before 429. */
+  SIGNIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  SIGNIN_LOCK_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Requests per IP per minute to the sign-in, sign-up and reset endpoints. */
+  AUTH_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(12),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  MICROSOFT_CLIENT_ID: z.string().optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().optional(),
+  MICROSOFT_TENANT_ID: z.string().default("common"),
+  GITHUB_CLIENT_ID: z.string().optional(),
+  GITHUB_CLIENT_SECRET: z.string().optional(),
+  APPLE_CLIENT_ID: z.string().optional(),
+  APPLE_CLIENT_SECRET: z.string().optional(),
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_NAME: z.string().default("Single sign-on"),
+});
+
+type Env = z.infer<typeof EnvSchema>;
+
+export interface SocialProviderConfig {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface AppConfig {
+  env: Env["NODE_ENV"];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  authSecret: string;
+  admin: { email: string; password: string } | undefined;
+  demoData: boolean;
+  signUpDomains: string[];
+  trustProxy: boolean;
+  logLevel: Env["LOG_LEVEL"];
+  signInMaxFailures: number;
+  signInLockWindowSeconds: number;
+  authIpLimitPerMinute: number;
+  sessionMaxAgeSeconds: number;
+  social: {
+    google?: SocialProviderConfig;
+    microsoft?: SocialProviderConfig & { tenantId: string };
+    github?: SocialProviderConfig;
+    apple?: SocialProviderConfig;
+  };
+  oidc: (SocialProviderConfig & { issuer: string; name: string }) | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+function pair(
+  problems: string[],
+  name: string,
+  id: string | undefined,
+  secret: string | undefined,
+): SocialProviderConfig | undefined {
+  if (!id && !secret) return undefined;
+  if (!id || !secret) {
+    problems.push(`${name}_CLIENT_ID and ${name}_CLIENT_SECRET must be set together`);
+    return undefined;
+  }
+  return { clientId: id, clientSecret: secret };
+}
+
+/** Secrets the embedded default needs are generated once and kept under DATA_DIR (never in production). */
+function loadOrCreateAuthSecret(dataDir: string): string {
+  const file = path.join(dataDir, "secrets.json");
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, "utf8")) as { authSecret?: string };
+    if (stored.authSecret) return stored.authSecret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const authSecret = randomBytes(32).toString("base64url");
+  writeFileSync(file, JSON.stringify({ authSecret }, null, 2), { mode: 0o600 });
+  return authSecret;
+}
+
+/**
+ * Reads and validates the environment once at boot. Every problem is collected so that
+ * start-up stops with one readable list instead of failing on the first.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  // Empty strings in .env files mean "unset".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  const isProduction = env.NODE_ENV === "production";
+  const dataDir = path.resolve(env.DATA_DIR);
+
+  if (env.ADMIN_EMAIL && !env.ADMIN_PASSWORD)
+    problems.push("ADMIN_PASSWORD is required when ADMIN_EMAIL is set");
+  if (env.ADMIN_PASSWORD && !env.ADMIN_EMAIL)
+    problems.push("ADMIN_EMAIL is required when ADMIN_PASSWORD is set");
+
+  let authSecret = env.BETTER_AUTH_SECRET;
+  if (!authSecret) {
+    if (isProduction)
+      problems.push("BETTER_AUTH_SECRET is required in production (at least 32 random characters)");
+    else authSecret = loadOrCreateAuthSecret(dataDir);
+  }
+  if (isProduction && !env.PUBLIC_URL) problems.push("PUBLIC_URL is required in production");
+
+  const social: AppConfig["social"] = {};
+  const google = pair(problems, "GOOGLE", env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET);
+  if (google) social.google = google;
+  const microsoft = pair(problems, "MICROSOFT", env.MICROSOFT_CLIENT_ID, env.MICROSOFT_CLIENT_SECRET);
+  if (microsoft) social.microsoft = { ...microsoft, tenantId: env.MICROSOFT_TENANT_ID };
+  const github = pair(problems, "GITHUB", env.GITHUB_CLIENT_ID, env.GITHUB_CLIENT_SECRET);
+  if (github) social.github = github;
+  const apple = pair(problems, "APPLE", env.APPLE_CLIENT_ID, env.APPLE_CLIENT_SECRET);
+  if (apple) social.apple = apple;
+  const oidcPair = pair(problems, "OIDC", env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET);
+  if (oidcPair && !env.OIDC_ISSUER) problems.push("OIDC_ISSUER is required when OIDC_CLIENT_ID is set");
+  if (env.OIDC_ISSUER && !oidcPair)
+    problems.push("OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are required with OIDC_ISSUER");
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  // Demo data is on by default only with the embedded database.
+  const demoData = env.DEMO_DATA ?? !env.DATABASE_URL;
+  const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, "");
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    authSecret: authSecret!,
+    admin:
+      env.ADMIN_EMAIL && env.ADMIN_PASSWORD
+        ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }
+        : undefined,
+    demoData,
+    // Unset: self sign-up is off, except that the demo opens it for the demo firm's own domain.
+    signUpDomains: env.SIGNUP_ALLOWED_DOMAINS ?? (demoData ? [DEMO_FIRM.domain] : []),
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    signInMaxFailures: env.SIGNIN_MAX_FAILURES,
+    signInLockWindowSeconds: env.SIGNIN_LOCK_WINDOW_SECONDS,
+    authIpLimitPerMinute: env.AUTH_IP_LIMIT_PER_MINUTE,
+    sessionMaxAgeSeconds: Math.round(env.SESSION_MAX_AGE_HOURS * 3600),
+    social,
+    oidc:
+      oidcPair && env.OIDC_ISSUER
+        ? { ...oidcPair, issuer: env.OIDC_ISSUER.replace(/\/$/, ""), name: env.OIDC_NAME }
+        : undefined,
+  };
+}

@@ -1,0 +1,157 @@
+import type { TRole } from "@portal/contracts";
+import { and, eq, gt } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet } from "jose";
+import type { Auth } from "../auth/auth.ts";
+import type { AppConfig } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { sessions, users } from "../db/schema.ts";
+import { AppError, forbidden, unauthenticated } from "../lib/errors.ts";
+import { toWebHeaders } from "../lib/web-request.ts";
+
+export interface Principal {
+  userId: string;
+  email: string;
+  name: string;
+  role: TRole | null;
+  sessionId: string;
+  via: "cookie" | "bearer";
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** Routes under /api that answer without a session. Everything else is denied by default. */
+    public?: boolean;
+  }
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const JWKS_TTL_MS = 5 * 60 * 1000;
+
+export interface AuthenticateOptions {
+  auth: Auth;
+  db: Database;
+  config: AppConfig;
+}
+
+/**
+ * Deny by default: every /api/* route needs a signed-in principal unless its route config says
+ * `public: true`. A principal comes from the session cookie or from `Authorization: Bearer <JWT>`
+ * (issued by /api/auth/token, verified against our JWKS, and only while its session is still alive).
+ */
+export const authenticate = fp<AuthenticateOptions>(async (app: FastifyInstance, { auth, db, config }) => {
+  let jwks: { set: ReturnType<typeof createLocalJWKSet>; at: number } | undefined;
+  const keySet = async (force = false) => {
+    if (!jwks || force || Date.now() - jwks.at > JWKS_TTL_MS) {
+      const keys = (await auth.api.getJwks()) as JSONWebKeySet;
+      jwks = { set: createLocalJWKSet(keys), at: Date.now() };
+    }
+    return jwks.set;
+  };
+
+  async function fromBearer(token: string): Promise<Principal | null> {
+    let payload;
+    const verify = async (force: boolean) =>
+      jwtVerify(token, await keySet(force), {
+        algorithms: ["EdDSA"],
+        issuer: config.publicUrl,
+        audience: config.publicUrl,
+        requiredClaims: ["sub", "exp", "iat", "sid"],
+      });
+    try {
+      payload = (await verify(false)).payload;
+    } catch (error) {
+      if (!(error instanceof joseErrors.JWKSNoMatchingKey)) return null;
+      try {
+        payload = (await verify(true)).payload;
+      } catch {
+        return null;
+      }
+    }
+    const [row] = await db
+      .select({
+        userId: users.id,
+        email: users.email,
+        name: users.name,
+        role: users.role,
+        banned: users.banned,
+        sessionId: sessions.id,
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.id, String(payload.sid)),
+          eq(sessions.userId, String(payload.sub)),
+          gt(sessions.expiresAt, new Date()),
+        ),
+      );
+    if (!row || row.banned) return null;
+    return { ...row, role: row.role as TRole | null, via: "bearer" };
+  }
+
+  async function fromCookie(request: FastifyRequest): Promise<Principal | null> {
+    const result = await auth.api.getSession({ headers: toWebHeaders(request) });
+    if (!result) return null;
+    return {
+      userId: result.user.id,
+      email: result.user.email,
+      name: result.user.name,
+      role: (result.user.role ?? null) as TRole | null,
+      sessionId: result.session.id,
+      via: "cookie",
+    };
+  }
+
+  app.decorateRequest("principal", null);
+
+  app.addHook("onRequest", async (request) => {
+    const path = request.url.split("?")[0] ?? "";
+    if (!path.startsWith("/api/") || path.startsWith("/api/auth/")) return;
+    const header = request.headers.authorization;
+    if (header?.startsWith("Bearer ")) {
+      request.principal = await fromBearer(header.slice("Bearer ".length).trim());
+      if (!request.principal)
+        throw new AppError(401, "The access token is invalid or has expired.", "BAD_TOKEN");
+    } else if (request.headers.cookie) {
+      request.principal = await fromCookie(request);
+      // CSRF: a cookie-authenticated write must come from our own origin.
+      if (
+        request.principal &&
+        !SAFE_METHODS.has(request.method) &&
+        !isSameOrigin(request, config.publicUrl)
+      ) {
+        throw forbidden("Cross-site request refused.");
+      }
+    }
+    if (!request.principal && !request.routeOptions.config.public) throw unauthenticated();
+  });
+});
+
+function isSameOrigin(request: FastifyRequest, publicUrl: string): boolean {
+  const expected = new URL(publicUrl).origin;
+  const origin = request.headers.origin;
+  if (origin) return origin === expected;
+  const referer = request.headers.referer;
+  if (referer) {
+    try {
+      return new URL(referer).origin === expected;
+    } catch {
+      return false;
+    }
+  }
+  // Browsers send Origin on cross-site writes; a request without Origin or Referer is not a browser form.
+  return request.headers["sec-fetch-site"] === undefined;
+}
+
+/** preHandler: the signed-in principal must hold one of the roles (403 otherwise). */
+export function requireRole(...allowed: TRole[]) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    if (!request.principal) throw unauthenticated();
+    if (!request.principal.role || !allowed.includes(request.principal.role)) throw forbidden();
+  };
+}

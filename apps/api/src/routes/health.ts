@@ -1,0 +1,24 @@
+import type { FastifyInstance } from "fastify";
+import { migrationsApplied, type DatabaseHandle } from "../db/client.ts";
+
+export async function healthRoutes(
+  app: FastifyInstance,
+  { database, expectedMigrations }: { database: DatabaseHandle; expectedMigrations: number },
+) {
+  /** The process is up. */
+  app.get("/healthz", async () => ({ status: "ok" }));
+
+  /** The database answers and every migration is applied. */
+  app.get("/readyz", async (_request, reply) => {
+    try {
+      await database.ping();
+      if (!(await migrationsApplied(database.db, expectedMigrations))) {
+        return reply.status(503).send({ status: "not ready", error: "Database migrations are not applied." });
+      }
+      return { status: "ready" };
+    } catch (error) {
+      app.log.warn({ err: error }, "readiness check failed");
+      return reply.status(503).send({ status: "not ready", error: "The database is not reachable." });
+    }
+  });
+}

@@ -1,0 +1,66 @@
+import { buildApp, DEFAULT_WEB_DIST } from "./app.ts";
+import { ensureUser } from "./auth/users.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { openDatabase } from "./db/client.ts";
+import { seedDemoData } from "./demo/seed.ts";
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase(config);
+  await database.migrate();
+  const { app, auth } = await buildApp({
+    config,
+    database,
+    webDist: process.env.WEB_DIST ?? DEFAULT_WEB_DIST,
+  });
+
+  if (config.admin) {
+    const result = await ensureUser(auth, database.db, {
+      email: config.admin.email,
+      name: "Administrator",
+      password: config.admin.password,
+      role: "admin",
+      resetExisting: true,
+    });
+    app.log.info({ email: config.admin.email, result }, "admin account from ADMIN_EMAIL ensured");
+  }
+  const demo = config.demoData ? await seedDemoData(auth, database.db) : [];
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, "shutting down");
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+
+  await app.listen({ port: config.port, host: config.host });
+  const lines = [
+    "",
+    `  Meridian client portal is running at ${config.publicUrl}/login`,
+    `  Admin sign-in: ${config.publicUrl}/admin-login`,
+    `  Database: ${database.kind === "pglite" ? `embedded PGlite in ${config.dataDir}` : "PostgreSQL (DATABASE_URL)"}`,
+  ];
+  if (demo.length > 0) {
+    lines.push("", "  Demo sign-ins:");
+    for (const d of demo) lines.push(`    ${d.role.padEnd(9)} ${d.email.padEnd(40)} ${d.password}`);
+  }
+  console.log(lines.join("\n") + "\n");
+}
+
+main().catch((error: unknown) => {
+  console.error("The portal could not start:", error instanceof Error ? error.message : error);
+  if (process.env.LOG_LEVEL === "debug") console.error(error);
+  process.exit(1);
+});
