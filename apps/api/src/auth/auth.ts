@@ -129,6 +129,9 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
       },
     },
     advanced: {
+      // Explicit: Better Auth would otherwise switch these checks off when NODE_ENV is "test".
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
       // The Fastify layer overwrites this header with the address it trusts (see routes/auth.ts).
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
       cookiePrefix: "portal",

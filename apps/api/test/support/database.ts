@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { fromPglite, fromPostgres, type DatabaseHandle } from "../../src/db/client.ts";
+
+/**
+ * A migrated database for one test file: embedded PGlite by default, or a fresh database on the
+ * real PostgreSQL server when TEST_DATABASE_URL is set (CI runs both). Close it in afterAll.
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const handle = fromPglite(await PGlite.create());
+    await handle.migrate();
+    return handle;
+  }
+  const name = `portal_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = fromPostgres(url.toString());
+  await handle.migrate();
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
