@@ -1,0 +1,50 @@
+// npm run bench:web — gzipped size of the JavaScript that /login actually loads in Chromium (target ≤ 120 KB).
+import { gzipSync } from "node:zlib";
+import { chromium } from "@playwright/test";
+import { startPortal } from "./lib/serve.mjs";
+
+const portal = await startPortal();
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+try {
+  const page = await browser.newPage();
+  const scripts = [];
+  page.on("response", async (response) => {
+    if (response.request().resourceType() === "script") {
+      const body = await response.body();
+      scripts.push({
+        url: new URL(response.url()).pathname,
+        raw: body.length,
+        gzip: gzipSync(body, { level: 9 }).length,
+      });
+    }
+  });
+  await page.goto(`${portal.url}/login`, { waitUntil: "networkidle" });
+  let total = 0;
+  let raw = 0;
+  for (const s of scripts.sort((a, b) => b.gzip - a.gzip)) {
+    total += s.gzip;
+    raw += s.raw;
+    console.log(
+      `${(s.gzip / 1024).toFixed(1).padStart(7)} KB gz  ${(s.raw / 1024).toFixed(1).padStart(7)} KB  ${s.url}`,
+    );
+  }
+  console.log(
+    `JS loaded by /login: ${(total / 1024).toFixed(1)} KB gzipped (${(raw / 1024).toFixed(1)} KB raw) in ${scripts.length} files; target ≤ 120 KB`,
+  );
+  console.log(total <= 120 * 1024 ? "PASS: within 120 KB" : "OVER TARGET: 120 KB");
+} finally {
+  await browser.close();
+  await portal.stop();
+}
