@@ -1,0 +1,176 @@
+import { createBrowserRouter } from "react-router";
+
+import type { TCrumbHandle } from "@/components/layouts/breadcrumbs";
+import { CheckingAuthentication } from "@/components/ui/spinner";
+import { LoginScreen } from "@/features/auth/components/login-screen";
+import { workbookLabel } from "@/features/workbooks/utils/workbook-label";
+
+import { guard, prefetchConfig } from "./guards";
+import { NotFound } from "./routes/not-found";
+import { RouteError } from "./routes/route-error";
+
+const crumb = (label: TCrumbHandle["crumb"]): TCrumbHandle => ({ crumb: label });
+
+/**
+ * The route table of spec section 2. /login is part of the entry chunk (it is the first screen most
+ * visitors see); everything else loads on demand. Guards run as loaders, so a visitor who does not belong
+ * is redirected before the screen renders; 'Checking authentication...' shows while the first one runs.
+ */
+export const router = createBrowserRouter([
+  {
+    id: "root",
+    HydrateFallback: CheckingAuthentication,
+    ErrorBoundary: RouteError,
+    children: [
+      { path: "login", loader: guard("login", prefetchConfig), Component: LoginScreen },
+      {
+        path: "admin-login",
+        loader: guard("admin-login"),
+        lazy: () =>
+          import("@/features/auth/components/admin-login-screen").then((m) => ({
+            Component: m.AdminLoginScreen,
+          })),
+      },
+      {
+        path: "reset-password",
+        lazy: () =>
+          import("@/features/auth/components/reset-password-screen").then((m) => ({
+            Component: m.ResetPasswordScreen,
+          })),
+      },
+      {
+        path: "terms",
+        lazy: () =>
+          import("@/features/legal/components/terms-of-service").then((m) => ({
+            Component: m.TermsOfService,
+          })),
+      },
+      {
+        path: "privacy",
+        lazy: () =>
+          import("@/features/legal/components/privacy-policy").then((m) => ({ Component: m.PrivacyPolicy })),
+      },
+      {
+        path: "/",
+        loader: guard("user"),
+        lazy: () => import("./routes/app/layout"),
+        handle: crumb("Home"),
+        children: [
+          {
+            index: true,
+            lazy: () =>
+              import("@/features/workbooks/components/workbook-empty-state").then((m) => ({
+                Component: m.WorkbookEmptyState,
+              })),
+          },
+          { path: "profile", handle: crumb("Profile"), lazy: () => import("./routes/app/profile") },
+          {
+            path: "workbooks/:workbookId",
+            handle: crumb((params) => workbookLabel(params.workbookId ?? "")),
+            lazy: () =>
+              import("@/features/workbooks/components/workbook-empty-state").then((m) => ({
+                Component: m.WorkbookEmptyState,
+              })),
+          },
+        ],
+      },
+      {
+        path: "admin",
+        loader: guard("admin"),
+        lazy: () => import("./routes/admin/layout"),
+        handle: crumb("Admin"),
+        children: [
+          {
+            index: true,
+            handle: crumb("Clients"),
+            lazy: () =>
+              import("@/features/admin/components/client-list-page").then((m) => ({
+                Component: m.ClientListPage,
+              })),
+          },
+          {
+            path: "client-list",
+            handle: crumb("Clients"),
+            lazy: () =>
+              import("@/features/admin/components/client-list-page").then((m) => ({
+                Component: m.ClientListPage,
+              })),
+          },
+          {
+            path: "add-client",
+            handle: crumb("Add Client"),
+            lazy: () =>
+              import("@/features/admin/components/add-client-page").then((m) => ({
+                Component: m.AddClientPage,
+              })),
+          },
+          {
+            path: "edit-client",
+            handle: crumb("Edit Client"),
+            lazy: () =>
+              import("@/features/admin/components/edit-client-page").then((m) => ({
+                Component: m.EditClientPage,
+              })),
+          },
+          {
+            path: "employee-list",
+            handle: crumb("Employees"),
+            lazy: () =>
+              import("@/features/admin/components/employee-list-page").then((m) => ({
+                Component: m.EmployeeListPage,
+              })),
+          },
+          {
+            path: "add-employee",
+            handle: crumb("Add Employee"),
+            lazy: () =>
+              import("@/features/admin/components/add-employee-page").then((m) => ({
+                Component: m.AddEmployeePage,
+              })),
+          },
+          {
+            path: "edit-employee",
+            handle: crumb("Edit Employee"),
+            lazy: () =>
+              import("@/features/admin/components/edit-employee-page").then((m) => ({
+                Component: m.EditEmployeePage,
+              })),
+          },
+          {
+            path: "embed-url",
+            handle: crumb("Embed"),
+            lazy: () =>
+              import("@/features/admin/components/embed-url-page").then((m) => ({
+                Component: m.EmbedUrlPage,
+              })),
+          },
+          {
+            path: "workbook-list",
+            handle: crumb("Workbooks"),
+            lazy: () =>
+              import("@/features/admin/components/workbook-list-page").then((m) => ({
+                Component: m.WorkbookListPage,
+              })),
+          },
+          {
+            path: "add-workbook",
+            handle: crumb("Add Workbook"),
+            lazy: () =>
+              import("@/features/admin/components/add-workbook-page").then((m) => ({
+                Component: m.AddWorkbookPage,
+              })),
+          },
+          {
+            path: "edit-workbook",
+            handle: crumb("Edit Workbook"),
+            lazy: () =>
+              import("@/features/admin/components/edit-workbook-page").then((m) => ({
+                Component: m.EditWorkbookPage,
+              })),
+          },
+        ],
+      },
+      { path: "*", Component: NotFound },
+    ],
+  },
+]);

@@ -1,0 +1,55 @@
+import { Outlet, useNavigate } from "react-router";
+
+import { AccountMenu, AccountMenuItem } from "@/components/layouts/account-menu";
+import { ShellLayout } from "@/components/layouts/shell-layout";
+import { FormMessage } from "@/components/ui/form-message";
+import { LogOutIcon } from "@/components/ui/icons";
+import { CheckingAuthentication } from "@/components/ui/spinner";
+import { AdminNav } from "@/features/admin/components/admin-nav";
+import { useSignOut } from "@/features/auth/api/sign-out";
+import { RequireAccess } from "@/features/auth/components/require-access";
+import { useSession } from "@/lib/session";
+
+function AdminShell() {
+  const navigate = useNavigate();
+  const { data: session } = useSession();
+  const signOut = useSignOut();
+  // Spec: the Logout menu shows 'Checking authentication...' while signing out.
+  if (signOut.isPending) return <CheckingAuthentication />;
+  if (!session) return null;
+
+  return (
+    <ShellLayout
+      homeTo="/admin"
+      sidebar={(collapsed) => <AdminNav collapsed={collapsed} />}
+      headerEnd={
+        <AccountMenu user={session.user}>
+          <AccountMenuItem
+            icon={<LogOutIcon className="size-4" />}
+            onSelect={() =>
+              signOut.mutate(undefined, { onSuccess: () => void navigate("/admin-login", { replace: true }) })
+            }
+          >
+            Logout
+          </AccountMenuItem>
+        </AccountMenu>
+      }
+    >
+      {signOut.isError ? (
+        <div className="mb-6">
+          <FormMessage tone="error">Sign-out failed. Please try again.</FormMessage>
+        </div>
+      ) : null}
+      <Outlet />
+    </ShellLayout>
+  );
+}
+
+/** `/admin` for signed-in admins: back-office sidebar, breadcrumb and the Logout menu. */
+export function Component() {
+  return (
+    <RequireAccess area="admin">
+      <AdminShell />
+    </RequireAccess>
+  );
+}

@@ -1,0 +1,31 @@
+import { useNavigate } from "react-router";
+
+import { Button } from "@/components/ui/button";
+import { LogOutIcon } from "@/components/ui/icons";
+import { useSignOut } from "@/features/auth/api/sign-out";
+import { ProfileCard } from "@/features/profile/components/profile-card";
+import { useSession } from "@/lib/session";
+
+export function Component() {
+  const navigate = useNavigate();
+  const { data: session } = useSession();
+  const signOut = useSignOut();
+
+  return (
+    <ProfileCard
+      user={session?.user ?? null}
+      logout={
+        <Button
+          variant="secondary"
+          isLoading={signOut.isPending}
+          onClick={() =>
+            signOut.mutate(undefined, { onSuccess: () => void navigate("/login", { replace: true }) })
+          }
+        >
+          {signOut.isPending ? null : <LogOutIcon className="size-4" />}
+          Logout
+        </Button>
+      }
+    />
+  );
+}

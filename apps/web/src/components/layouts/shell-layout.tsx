@@ -1,0 +1,120 @@
+import { useId, useState } from "react";
+import type { MouseEvent, ReactNode } from "react";
+import { Link, NavLink } from "react-router";
+
+import { Logo } from "../brand/logo";
+import { cn } from "../ui/cn";
+import { PanelLeftIcon } from "../ui/icons";
+import { Breadcrumbs } from "./breadcrumbs";
+
+const WIDE_SCREEN = "(min-width: 768px)";
+
+type TShellLayoutProps = {
+  /** Where the logo leads. */
+  homeTo: string;
+  /** Sidebar navigation; gets whether the sidebar is collapsed. */
+  sidebar: (collapsed: boolean) => ReactNode;
+  /** Right end of the header (the account menu). */
+  headerEnd: ReactNode;
+  children: ReactNode;
+};
+
+/**
+ * The signed-in frame: a collapsible left sidebar (w-64 open, w-16 collapsed) with the logo, and a 90px
+ * header with the breadcrumb. On phones the open sidebar lies over the page and closes after navigating.
+ */
+export function ShellLayout({ homeTo, sidebar, headerEnd, children }: TShellLayoutProps) {
+  const [open, setOpen] = useState(() => window.matchMedia(WIDE_SCREEN).matches);
+  const sidebarId = useId();
+
+  const closeOnPhoneNavigation = (event: MouseEvent) => {
+    if (!window.matchMedia(WIDE_SCREEN).matches && (event.target as Element).closest("a")) setOpen(false);
+  };
+
+  return (
+    <div className="flex min-h-dvh bg-slate-50">
+      {/* Keeps the page from shifting while the open sidebar overlays it on phones. */}
+      <div aria-hidden="true" className={cn("w-16 shrink-0 md:hidden", !open && "hidden")} />
+      <aside
+        id={sidebarId}
+        aria-label="Sidebar"
+        onClick={closeOnPhoneNavigation}
+        className={cn(
+          "top-0 z-40 flex h-dvh shrink-0 flex-col bg-navy-950 text-navy-100 transition-[width] duration-200",
+          open ? "w-64 max-md:fixed max-md:left-0 max-md:shadow-2xl md:sticky" : "sticky w-16",
+        )}
+      >
+        <div className={cn("flex h-[90px] shrink-0 items-center", open ? "px-5" : "justify-center")}>
+          <Link to={homeTo} className="rounded-lg" aria-label="Home">
+            <Logo tone="light" compact={!open} />
+          </Link>
+        </div>
+        <div className="min-h-0 flex-1 overflow-y-auto px-3 py-4">{sidebar(!open)}</div>
+        <div className={cn("border-t border-white/10 p-3", !open && "flex justify-center")}>
+          <button
+            type="button"
+            onClick={() => setOpen((value) => !value)}
+            aria-expanded={open}
+            aria-controls={sidebarId}
+            aria-label={open ? "Collapse sidebar" : "Expand sidebar"}
+            title={open ? "Collapse sidebar" : "Expand sidebar"}
+            className="flex h-10 items-center gap-3 rounded-lg px-2.5 text-sm text-navy-200 hover:bg-white/10 hover:text-white"
+          >
+            <PanelLeftIcon />
+            {open ? <span>Collapse</span> : null}
+          </button>
+        </div>
+      </aside>
+      {open ? (
+        <div
+          aria-hidden="true"
+          onClick={() => setOpen(false)}
+          className="fixed inset-0 z-30 bg-navy-950/40 md:hidden"
+        />
+      ) : null}
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-20 flex h-[90px] shrink-0 items-center gap-4 border-b border-slate-200 bg-white/95 px-4 backdrop-blur sm:px-8">
+          <Breadcrumbs />
+          <div className="ml-auto">{headerEnd}</div>
+        </header>
+        <main id="main" className="flex-1 px-4 py-6 sm:px-8 sm:py-8">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+type TSidebarLinkProps = {
+  to: string;
+  icon: ReactNode;
+  label: string;
+  collapsed: boolean;
+  end?: boolean;
+};
+
+/** A sidebar entry: icon + label, or only the icon (with the label for screen readers) when collapsed. */
+export function SidebarLink({ to, icon, label, collapsed, end }: TSidebarLinkProps) {
+  return (
+    <NavLink
+      to={to}
+      end={end}
+      title={collapsed ? label : undefined}
+      className={({ isActive }) =>
+        cn(
+          "flex h-10 items-center gap-3 rounded-lg px-2.5 text-sm font-medium transition-colors",
+          collapsed && "justify-center",
+          isActive ? "bg-white/10 text-white" : "text-navy-200 hover:bg-white/5 hover:text-white",
+        )
+      }
+    >
+      {({ isActive }) => (
+        <>
+          <span className={isActive ? "text-emerald-400" : undefined}>{icon}</span>
+          <span className={collapsed ? "sr-only" : "truncate"}>{label}</span>
+        </>
+      )}
+    </NavLink>
+  );
+}

@@ -1,0 +1,31 @@
+import { SidebarLink } from "@/components/layouts/shell-layout";
+import { BriefcaseIcon, ChartIcon, UsersIcon } from "@/components/ui/icons";
+
+/** Admin sidebar: the three back-office lists. */
+export function AdminNav({ collapsed }: { collapsed: boolean }) {
+  return (
+    <nav aria-label="Administration">
+      <ul className="space-y-1">
+        <li>
+          <SidebarLink to="/admin/client-list" icon={<UsersIcon />} label="Clients" collapsed={collapsed} />
+        </li>
+        <li>
+          <SidebarLink
+            to="/admin/employee-list"
+            icon={<BriefcaseIcon />}
+            label="Employees"
+            collapsed={collapsed}
+          />
+        </li>
+        <li>
+          <SidebarLink
+            to="/admin/workbook-list"
+            icon={<ChartIcon />}
+            label="Workbooks"
+            collapsed={collapsed}
+          />
+        </li>
+      </ul>
+    </nav>
+  );
+}

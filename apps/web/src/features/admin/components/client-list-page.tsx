@@ -1,0 +1,5 @@
+import { BackOfficePlaceholder } from "./back-office-placeholder";
+
+export function ClientListPage() {
+  return <BackOfficePlaceholder title="Clients" />;
+}

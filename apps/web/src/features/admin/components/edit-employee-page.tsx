@@ -1,0 +1,5 @@
+import { BackOfficePlaceholder } from "./back-office-placeholder";
+
+export function EditEmployeePage() {
+  return <BackOfficePlaceholder title="Edit Employee" />;
+}

@@ -1,0 +1,5 @@
+import { BackOfficePlaceholder } from "./back-office-placeholder";
+
+export function EditWorkbookPage() {
+  return <BackOfficePlaceholder title="Edit Workbook" />;
+}

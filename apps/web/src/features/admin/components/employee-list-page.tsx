@@ -1,0 +1,5 @@
+import { BackOfficePlaceholder } from "./back-office-placeholder";
+
+export function EmployeeListPage() {
+  return <BackOfficePlaceholder title="Employees" />;
+}

@@ -1,0 +1,15 @@
+import { ZProvisionRequestSchema, ZProvisionResponseSchema } from "@portal/contracts";
+import type { TProvisionRequest, TProvisionResponse } from "@portal/contracts";
+
+import { apiRequest } from "@/lib/api-client";
+
+/** POST /api/sigma/provision: queues the new account's analytics (Sigma) user; authorised by the JWT. */
+export function provisionAnalyticsUser(input: TProvisionRequest, token: string): Promise<TProvisionResponse> {
+  return apiRequest("/api/sigma/provision", {
+    method: "POST",
+    body: ZProvisionRequestSchema.parse(input),
+    headers: { Authorization: `Bearer ${token}` },
+    schema: ZProvisionResponseSchema,
+    fallbackError: "Your analytics access could not be set up.",
+  });
+}

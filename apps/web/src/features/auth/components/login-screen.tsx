@@ -1,0 +1,134 @@
+import { useId, useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
+
+import { cn } from "@/components/ui/cn";
+import { FormMessage } from "@/components/ui/form-message";
+
+import { useConfig } from "../api/get-config";
+import { isAdmin } from "@/lib/session";
+import type { TSession } from "@/lib/session";
+import { AuthLayout } from "./auth-layout";
+import { CreateAccountForm } from "./create-account-form";
+import { SignInForm } from "./sign-in-form";
+import type { TFormMessage } from "./sign-in-form";
+import { SocialSignIn } from "./social-sign-in";
+
+type TMode = "sign-in" | "create-account";
+
+/** Readable text for the `?error=` code Better Auth appends when a provider sign-in fails. */
+const PROVIDER_ERRORS: Record<string, string> = {
+  access_denied: "Sign-in was cancelled at the provider.",
+  account_not_linked:
+    "This email already has a portal account. Sign in with your email and password instead.",
+  unable_to_link_account:
+    "This email already has a portal account. Sign in with your email and password instead.",
+  signup_disabled: "There is no portal account for this sign-in. Ask your advisor for access.",
+  unable_to_create_user: "There is no portal account for this sign-in. Ask your advisor for access.",
+  email_not_found: "The provider did not share an email address, which the portal needs to sign you in.",
+  state_mismatch: "The sign-in took too long or was interrupted. Please try again.",
+  state_not_found: "The sign-in took too long or was interrupted. Please try again.",
+  please_restart_the_process: "The sign-in took too long or was interrupted. Please try again.",
+};
+
+function providerErrorMessage(code: string | null): TFormMessage {
+  if (!code) return null;
+  return {
+    tone: "error",
+    text:
+      PROVIDER_ERRORS[code.toLowerCase()] ?? "Sign-in with the provider did not complete. Please try again.",
+  };
+}
+
+/** /login: the combined client sign-in and Create Account screen. */
+export function LoginScreen() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const { data: config } = useConfig();
+  const [mode, setMode] = useState<TMode>("sign-in");
+  const [message, setMessage] = useState<TFormMessage>(() => providerErrorMessage(searchParams.get("error")));
+  const toggleId = useId();
+
+  const signUpEnabled = config?.signUpEnabled === true;
+  const activeMode: TMode = signUpEnabled ? mode : "sign-in";
+
+  const goHome = (session: TSession | null) => {
+    void navigate(isAdmin(session?.user) ? "/admin" : "/", { replace: true });
+  };
+
+  const switchMode = (next: TMode) => {
+    setMode(next);
+    setMessage(null);
+  };
+
+  return (
+    <AuthLayout>
+      <div className="space-y-6">
+        <header className="space-y-1.5 text-center">
+          <h1 className="text-2xl font-semibold tracking-tight text-navy-950">Welcome Back</h1>
+          <p className="text-sm text-slate-600">
+            {activeMode === "sign-in"
+              ? "Sign in to see your reports and planning documents."
+              : "Create your account to work with our advisory team."}
+          </p>
+        </header>
+
+        {config ? (
+          <SocialSignIn
+            providers={config.socialProviders}
+            onError={(text) => setMessage({ tone: "error", text })}
+          />
+        ) : null}
+
+        {signUpEnabled ? (
+          <div
+            role="group"
+            aria-labelledby={`${toggleId}-label`}
+            className="grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1"
+          >
+            <span id={`${toggleId}-label`} className="sr-only">
+              Sign in or create an account
+            </span>
+            {(
+              [
+                ["sign-in", "Sign in"],
+                ["create-account", "Create Account"],
+              ] as const
+            ).map(([value, label]) => (
+              <button
+                key={value}
+                type="button"
+                aria-pressed={activeMode === value}
+                onClick={() => switchMode(value)}
+                className={cn(
+                  "h-10 rounded-lg text-sm font-semibold transition-colors",
+                  activeMode === value
+                    ? "bg-white text-navy-950 shadow-sm ring-1 ring-navy-900/5"
+                    : "text-slate-600 hover:text-navy-900",
+                )}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+        ) : null}
+
+        {activeMode === "sign-in" ? (
+          <SignInForm onSignedIn={goHome} message={message} onMessageChange={setMessage} />
+        ) : config ? (
+          <CreateAccountForm
+            config={config}
+            onCreated={goHome}
+            message={message}
+            onMessageChange={setMessage}
+          />
+        ) : null}
+
+        {config && !signUpEnabled ? (
+          <FormMessage tone="info">
+            New accounts are set up by your advisory team. If you need access, please contact your advisor.
+          </FormMessage>
+        ) : null}
+      </div>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,127 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+
+import { ZSignInSchema } from "@portal/contracts";
+import type { TSignIn } from "@portal/contracts";
+
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+import { getErrorMessage } from "@/lib/errors";
+
+import type { TSession } from "@/lib/session";
+import { useRequestPasswordReset } from "../api/request-password-reset";
+import { useSignIn } from "../api/sign-in";
+
+export const RESET_EMAIL_REQUIRED = "Please enter your email to reset password.";
+export const RESET_EMAIL_SENT = "Password reset email sent. Check your inbox.";
+
+export type TFormMessage = { tone: "error" | "success"; text: string } | null;
+
+type TSignInFormProps = {
+  /** Runs with the new session after a successful sign-in (navigate, or check the role). */
+  onSignedIn: (session: TSession | null) => void | Promise<void>;
+  /** The message under the form; the parent owns it so it can also show its own outcomes there. */
+  message: TFormMessage;
+  onMessageChange: (message: TFormMessage) => void;
+  submitLabel?: string;
+  /** Shows the Reset Password link (client sign-in). */
+  allowPasswordReset?: boolean;
+};
+
+/** Email + password sign-in with an optional Reset Password link that uses the email typed above it. */
+export function SignInForm({
+  onSignedIn,
+  message,
+  onMessageChange: setMessage,
+  submitLabel = "Sign in",
+  allowPasswordReset = true,
+}: TSignInFormProps) {
+  const [finishing, setFinishing] = useState(false);
+  const signIn = useSignIn();
+  const requestReset = useRequestPasswordReset();
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    trigger,
+    formState: { errors },
+  } = useForm<TSignIn>({
+    resolver: zodResolver(ZSignInSchema),
+    defaultValues: { email: "", password: "" },
+  });
+
+  const onSubmit = handleSubmit((values) => {
+    setMessage(null);
+    signIn.mutate(values, {
+      onSuccess: async (session) => {
+        setFinishing(true);
+        try {
+          await onSignedIn(session);
+        } finally {
+          setFinishing(false);
+        }
+      },
+      onError: (error) =>
+        setMessage({ tone: "error", text: getErrorMessage(error, "Sign-in failed. Please try again.") }),
+    });
+  });
+
+  const onResetPassword = async () => {
+    const email = getValues("email").trim();
+    if (!email) {
+      setMessage({ tone: "error", text: RESET_EMAIL_REQUIRED });
+      return;
+    }
+    if (!(await trigger("email"))) {
+      setMessage(null);
+      return;
+    }
+    setMessage(null);
+    requestReset.mutate(email, {
+      onSuccess: () => setMessage({ tone: "success", text: RESET_EMAIL_SENT }),
+      onError: (error) =>
+        setMessage({
+          tone: "error",
+          text: getErrorMessage(error, "The reset email could not be sent. Please try again."),
+        }),
+    });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        error={errors.email?.message}
+        {...register("email")}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password?.message}
+        {...register("password")}
+      />
+      {allowPasswordReset ? (
+        <div className="flex justify-end">
+          <button
+            type="button"
+            onClick={() => void onResetPassword()}
+            disabled={requestReset.isPending}
+            className="rounded text-sm font-medium text-emerald-700 underline-offset-4 hover:underline disabled:text-slate-400"
+          >
+            {requestReset.isPending ? "Sending reset email..." : "Reset Password"}
+          </button>
+        </div>
+      ) : null}
+      <Button type="submit" className="w-full" isLoading={signIn.isPending || finishing}>
+        {signIn.isPending || finishing ? "Signing in..." : submitLabel}
+      </Button>
+      {message ? <FormMessage tone={message.tone}>{message.text}</FormMessage> : null}
+    </form>
+  );
+}

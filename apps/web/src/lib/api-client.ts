@@ -1,0 +1,51 @@
+import type { z } from "zod";
+
+import { ZErrorResponseSchema } from "@portal/contracts";
+
+import { toRequestError } from "./errors";
+
+type TApiRequest<TSchema extends z.ZodType> = {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Validates the response body; the parsed value is returned. */
+  schema: TSchema;
+  /** Shown when the server gives no readable message. */
+  fallbackError: string;
+  signal?: AbortSignal;
+};
+
+/**
+ * Calls the portal API on the same origin (session cookie included) and validates the answer.
+ * Failures throw an AppRequestError with the server's `{ error }` message when there is one.
+ */
+export async function apiRequest<TSchema extends z.ZodType>(
+  path: string,
+  { method = "GET", body, headers = {}, schema, fallbackError, signal }: TApiRequest<TSchema>,
+): Promise<z.infer<TSchema>> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: {
+        Accept: "application/json",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch {
+    throw toRequestError({}, "The portal could not be reached. Check your connection and try again.");
+  }
+
+  const payload: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const parsed = ZErrorResponseSchema.safeParse(payload);
+    throw toRequestError({ status: response.status, error: parsed.data?.error }, fallbackError);
+  }
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) throw toRequestError({}, fallbackError);
+  return parsed.data;
+}
