@@ -3,8 +3,8 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
+import { createPglite } from "../src/db/client.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
@@ -56,7 +56,7 @@ describe("command line", () => {
     );
     expect(second.stdout).toContain("Admin boss@firm.example updated (password and role reset).");
 
-    const db = await PGlite.create(path.join(dataDir, "pglite"));
+    const db = await createPglite(path.join(dataDir, "pglite"));
     try {
       const users = await db.query<{ role: string; n: number }>(
         "select role, (select count(*)::int from users) as n from users where email = 'boss@firm.example'",

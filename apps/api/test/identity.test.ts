@@ -124,7 +124,7 @@ describe("JWT for API callers", () => {
 });
 
 describe("provision endpoint and the API guard", () => {
-  const provision = (headers: Record<string, string>, payload: unknown) =>
+  const provision = (headers: Record<string, string>, payload: object) =>
     t.app.inject({ method: "POST", url: "/api/sigma/provision", headers: { ...json, ...headers }, payload });
 
   it("answers 401 without a session or token, and for a forged token", async () => {

@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -143,6 +156,105 @@ export const provisioningRequests = pgTable(
   (t) => [index("provisioning_requests_status_idx").on(t.status, t.nextAttemptAt)],
 );
 
+// ---- Back office: the workbook catalogue, clients, employees and their assignments ----
+
+export const privilege = pgEnum("privilege", ["Build", "Analyze", "Act", "View"]);
+
+export const workbooks = pgTable("workbooks", {
+  id: serial("id").primaryKey(),
+  /** The Sigma URL segment `<Name>-<workbookUrlId>`. */
+  workbookName: text("workbook_name").notNull().unique(),
+  teamName: text("team_name").notNull(),
+  ...timestamps,
+});
+
+export const clients = pgTable(
+  "clients",
+  {
+    cId: serial("c_id").primaryKey(),
+    clientId: text("client_id").notNull().unique(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    /** Copy of the sign-in email (which never changes), so one index serves the list search. */
+    email: text("email").notNull().unique(),
+    search: text("search")
+      .notNull()
+      .generatedAlwaysAs(sql`lower(client_id || ' ' || first_name || ' ' || last_name || ' ' || email)`),
+    privilege: privilege("privilege").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id),
+    ...timestamps,
+  },
+  (t) => [
+    index("clients_last_name_idx").on(t.lastName, t.firstName, t.cId),
+    index("clients_created_at_idx").on(t.createdAt),
+  ],
+);
+
+export const employees = pgTable(
+  "employees",
+  {
+    eId: serial("e_id").primaryKey(),
+    employeeId: text("employee_id").notNull().unique(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull().unique(),
+    search: text("search")
+      .notNull()
+      .generatedAlwaysAs(sql`lower(employee_id || ' ' || first_name || ' ' || last_name || ' ' || email)`),
+    privilege: privilege("privilege").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id),
+    ...timestamps,
+  },
+  (t) => [
+    index("employees_last_name_idx").on(t.lastName, t.firstName, t.eId),
+    index("employees_first_name_idx").on(t.firstName, t.lastName, t.eId),
+    index("employees_search_trgm_idx").using("gin", sql`${t.search} gin_trgm_ops`),
+  ],
+);
+
+export const clientWorkbooks = pgTable(
+  "client_workbooks",
+  {
+    cId: integer("c_id")
+      .notNull()
+      .references(() => clients.cId, { onDelete: "cascade" }),
+    workbookId: integer("workbook_id")
+      .notNull()
+      .references(() => workbooks.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.cId, t.workbookId] }),
+    index("client_workbooks_workbook_idx").on(t.workbookId),
+  ],
+);
+
+export const employeeClients = pgTable(
+  "employee_clients",
+  {
+    eId: integer("e_id")
+      .notNull()
+      .references(() => employees.eId, { onDelete: "cascade" }),
+    cId: integer("c_id")
+      .notNull()
+      .references(() => clients.cId, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eId, t.cId] }), index("employee_clients_client_idx").on(t.cId)],
+);
+
+/** Row counts kept by triggers, so list totals stay cheap with a million clients. */
+export const tableRowCounts = pgTable("table_row_counts", {
+  tableName: text("table_name").primaryKey(),
+  rowCount: bigint("row_count", { mode: "number" }).notNull(),
+});
+
 export const schema = {
   users,
   sessions,
@@ -152,4 +264,11 @@ export const schema = {
   rateLimits,
   auditLog,
   provisioningRequests,
+  privilege,
+  workbooks,
+  clients,
+  employees,
+  clientWorkbooks,
+  employeeClients,
+  tableRowCounts,
 };

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { fromPglite, fromPostgres, type DatabaseHandle } from "../../src/db/client.ts";
+import { createPglite, fromPglite, fromPostgres, type DatabaseHandle } from "../../src/db/client.ts";
 
 /**
  * A migrated database for one test file: embedded PGlite by default, or a fresh database on the
@@ -10,7 +9,7 @@ import { fromPglite, fromPostgres, type DatabaseHandle } from "../../src/db/clie
 export async function createTestDatabase(): Promise<DatabaseHandle> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const handle = fromPglite(await PGlite.create());
+    const handle = fromPglite(await createPglite());
     await handle.migrate();
     return handle;
   }
