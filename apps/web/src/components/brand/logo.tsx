@@ -18,7 +18,7 @@ export function Logo({ tone = "dark", compact = false, className }: TLogoProps) 
     <span className={cn("inline-flex items-center gap-3", className)}>
       <img src={logoMark} alt={compact ? FIRM_NAME : ""} className="size-10 shrink-0" />
       {compact ? null : (
-        <span className="leading-tight">
+        <span className="text-left leading-tight">
           <span
             className={cn(
               "block text-lg font-semibold tracking-tight",

@@ -35,7 +35,9 @@ export function AuthLayout({
             </p>
           </div>
         </div>
-        <PoweredBy className="hidden lg:inline-flex" />
+        <div className="hidden lg:block">
+          <PoweredBy />
+        </div>
       </aside>
 
       <main className="flex flex-col items-center px-4 pb-6 sm:px-6 lg:justify-center lg:bg-slate-50 lg:py-12">
@@ -58,7 +60,9 @@ export function AuthLayout({
               Privacy Policy
             </Link>
           </nav>
-          <PoweredBy className="lg:hidden" />
+          <div className="lg:hidden">
+            <PoweredBy />
+          </div>
         </footer>
       </main>
     </div>

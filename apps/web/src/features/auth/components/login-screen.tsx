@@ -15,6 +15,11 @@ import { SocialSignIn } from "./social-sign-in";
 
 type TMode = "sign-in" | "create-account";
 
+const MODES = [
+  ["sign-in", "Sign in"],
+  ["create-account", "Create Account"],
+] as const;
+
 /** Readable text for the `?error=` code Better Auth appends when a provider sign-in fails. */
 const PROVIDER_ERRORS: Record<string, string> = {
   access_denied: "Sign-in was cancelled at the provider.",
@@ -46,7 +51,7 @@ export function LoginScreen() {
   const { data: config } = useConfig();
   const [mode, setMode] = useState<TMode>("sign-in");
   const [message, setMessage] = useState<TFormMessage>(() => providerErrorMessage(searchParams.get("error")));
-  const toggleId = useId();
+  const tabsId = useId();
 
   const signUpEnabled = config?.signUpEnabled === true;
   const activeMode: TMode = signUpEnabled ? mode : "sign-in";
@@ -81,23 +86,25 @@ export function LoginScreen() {
 
         {signUpEnabled ? (
           <div
-            role="group"
-            aria-labelledby={`${toggleId}-label`}
+            role="tablist"
+            aria-label="Sign in or create an account"
             className="grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1"
+            onKeyDown={(event) => {
+              if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+              const next = activeMode === "sign-in" ? "create-account" : "sign-in";
+              switchMode(next);
+              document.getElementById(`${tabsId}-${next}-tab`)?.focus();
+            }}
           >
-            <span id={`${toggleId}-label`} className="sr-only">
-              Sign in or create an account
-            </span>
-            {(
-              [
-                ["sign-in", "Sign in"],
-                ["create-account", "Create Account"],
-              ] as const
-            ).map(([value, label]) => (
+            {MODES.map(([value, label]) => (
               <button
                 key={value}
+                id={`${tabsId}-${value}-tab`}
                 type="button"
-                aria-pressed={activeMode === value}
+                role="tab"
+                aria-selected={activeMode === value}
+                aria-controls={`${tabsId}-panel`}
+                tabIndex={activeMode === value ? 0 : -1}
                 onClick={() => switchMode(value)}
                 className={cn(
                   "h-10 rounded-lg text-sm font-semibold transition-colors",
@@ -112,16 +119,22 @@ export function LoginScreen() {
           </div>
         ) : null}
 
-        {activeMode === "sign-in" ? (
-          <SignInForm onSignedIn={goHome} message={message} onMessageChange={setMessage} />
-        ) : config ? (
-          <CreateAccountForm
-            config={config}
-            onCreated={goHome}
-            message={message}
-            onMessageChange={setMessage}
-          />
-        ) : null}
+        <div
+          id={`${tabsId}-panel`}
+          role={signUpEnabled ? "tabpanel" : undefined}
+          aria-labelledby={signUpEnabled ? `${tabsId}-${activeMode}-tab` : undefined}
+        >
+          {activeMode === "sign-in" ? (
+            <SignInForm onSignedIn={goHome} message={message} onMessageChange={setMessage} />
+          ) : config ? (
+            <CreateAccountForm
+              config={config}
+              onCreated={goHome}
+              message={message}
+              onMessageChange={setMessage}
+            />
+          ) : null}
+        </div>
 
         {config && !signUpEnabled ? (
           <FormMessage tone="info">
