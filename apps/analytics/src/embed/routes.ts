@@ -1,0 +1,155 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { parseWorkbookName } from "@portal/sigma";
+import type { AnalyticsConfig } from "../config.ts";
+import type { Database } from "../db/database.ts";
+import { clientIdsFromAttributes } from "../db/row-security.ts";
+import { readFrontEndAssets } from "../frontend.ts";
+import { runWorkbookPage } from "../workbooks/run.ts";
+import { publicWorkbook, type TWorkbook } from "../workbooks/schema.ts";
+import type { EmbedBoot } from "./boot.ts";
+import {
+  createEmbedSession,
+  findWorkbookByUrlId,
+  memberCanOpen,
+  resolveEmbedSession,
+  upsertEmbedMember,
+} from "./members.ts";
+import { embedCsp, renderEmbedPage, renderErrorPage } from "./page.ts";
+import { EmbedError, consumeJti, pruneUsedJtis, verifyEmbedToken } from "./verify.ts";
+
+interface EmbedDeps {
+  config: AnalyticsConfig;
+  db: Database;
+  workbooks: Map<string, TWorkbook>;
+}
+
+function themeOf(raw: unknown): EmbedBoot["theme"] {
+  const t = typeof raw === "string" ? raw.toLowerCase() : "";
+  return t === "dark" ? "dark" : t === "surface" ? "surface" : "light";
+}
+
+function securityHeaders(reply: FastifyReply, config: AnalyticsConfig, nonce?: string) {
+  reply
+    .header("content-security-policy", embedCsp(config.allowedParentOrigins, nonce))
+    .header("cache-control", "no-store")
+    .header("referrer-policy", "no-referrer")
+    .header("x-content-type-options", "nosniff")
+    .header("cross-origin-opener-policy", "same-origin")
+    .type("text/html; charset=utf-8");
+}
+
+const ZQueryBodySchema = z.object({
+  pageId: z.string().max(64).optional(),
+  variables: z.record(z.string().max(100), z.string().max(200)).default({}),
+});
+
+export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void {
+  const { config, db, workbooks } = deps;
+  let lastPrune = 0;
+
+  const handler = async (
+    request: FastifyRequest<{ Params: { org: string; workbookName: string; pageId?: string } }>,
+    reply: FastifyReply,
+  ) => {
+    const query = request.query as Record<string, unknown>;
+    const theme = themeOf(query[":theme"]);
+    const fail = (error: EmbedError) => {
+      request.log.info({ code: error.code, detail: error.detail }, "embed refused");
+      const nonce = randomBytes(16).toString("base64");
+      securityHeaders(reply, config, nonce);
+      const status = { EINVAL: 401, EACCES: 403, ENOENT: 404, EPERM: 403 }[error.code];
+      return reply.code(status).send(renderErrorPage(error.code, error.message, config.allowedParentOrigins, theme, nonce));
+    };
+    try {
+      const token = typeof query[":jwt"] === "string" ? (query[":jwt"] as string) : undefined;
+      const { claims, kid } = await verifyEmbedToken(token, config.embedClients);
+      if (!(await consumeJti(db, kid, claims))) {
+        throw new EmbedError(
+          "EINVAL",
+          "This embed link has already been used. Please reload the page to get a new one.",
+          "jti reused",
+        );
+      }
+      if (Date.now() - lastPrune > 3_600_000) {
+        lastPrune = Date.now();
+        await pruneUsedJtis(db);
+      }
+      const member = await upsertEmbedMember(db, claims);
+      const parsed = parseWorkbookName(request.params.workbookName);
+      const catalogued = parsed ? await findWorkbookByUrlId(db, parsed.urlId) : undefined;
+      const definition = parsed ? workbooks.get(parsed.urlId) : undefined;
+      if (request.params.org !== config.orgSlug || !catalogued || catalogued.is_archived || !definition) {
+        throw new EmbedError("ENOENT", "This workbook does not exist or has been removed.", "unknown workbook");
+      }
+      if (!(await memberCanOpen(db, member.member_id, catalogued.workbook_id))) {
+        throw new EmbedError("EACCES", "This workbook has not been shared with you.", "no team grant");
+      }
+      const pageId = request.params.pageId;
+      if (pageId && !definition.pages.some((p) => p.id === pageId)) {
+        throw new EmbedError("ENOENT", "This page of the workbook does not exist.", "unknown page");
+      }
+      const sessionToken = await createEmbedSession(db, member.member_id, catalogued.workbook_id, claims.exp);
+      const initialVariables: Record<string, string> = {};
+      const uiParams: string[] = [];
+      for (const [key, value] of Object.entries(query)) {
+        if (typeof value !== "string") continue;
+        if (key.startsWith(":")) {
+          if (key !== ":jwt") uiParams.push(`${key}=${encodeURIComponent(value)}`);
+        } else if (definition.controls.some((c) => c.id === key)) {
+          initialVariables[key] = value;
+        }
+      }
+      const path = `/${config.orgSlug}/workbook/${encodeURIComponent(request.params.workbookName)}${pageId ? `/page/${encodeURIComponent(pageId)}` : ""}`;
+      const boot: EmbedBoot = {
+        sessionToken,
+        queryUrl: `/${config.orgSlug}/api/embed/query`,
+        workbook: publicWorkbook(definition),
+        pageId: pageId ?? (definition.pages[0] as TWorkbook["pages"][number]).id,
+        theme,
+        responsiveHeight: query[":responsive_height"] === "true",
+        hideMenu: query[":hide_menu"] === "true" || query[":menu_position"] === "none",
+        allowedOrigins: config.allowedParentOrigins,
+        initialVariables,
+        user: { name: `${member.first_name} ${member.last_name}`.trim() || member.email, email: member.email },
+        cleanUrl: `${path}${uiParams.length ? `?${uiParams.join("&")}` : ""}`,
+      };
+      securityHeaders(reply, config);
+      request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
+      return reply.send(renderEmbedPage(boot, definition, await readFrontEndAssets()));
+    } catch (error) {
+      if (error instanceof EmbedError) return fail(error);
+      throw error;
+    }
+  };
+
+  app.get("/:org/workbook/:workbookName", handler);
+  app.get("/:org/workbook/:workbookName/page/:pageId", handler);
+
+  // The embed page's data: control options and element rows, under the user's row security.
+  app.post<{ Params: { org: string } }>("/:org/api/embed/query", async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    const auth = request.headers.authorization ?? "";
+    const token = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(auth)?.[1];
+    const session = token ? await resolveEmbedSession(db, token) : undefined;
+    if (!session || request.params.org !== config.orgSlug) {
+      return reply.code(401).send({ code: "EINVAL", message: "This embed session has ended. Please reload the page." });
+    }
+    const body = ZQueryBodySchema.safeParse(request.body ?? {});
+    if (!body.success) return reply.code(400).send({ code: "EINVAL", message: "Invalid request." });
+    const definition = workbooks.get(session.urlId);
+    if (!definition) return reply.code(404).send({ code: "ENOENT", message: "Workbook not found." });
+    const clientIds = clientIdsFromAttributes(session.member.user_attributes);
+    const result = await runWorkbookPage(
+      db,
+      config.readerRole,
+      clientIds,
+      definition,
+      body.data.pageId,
+      body.data.variables,
+      (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
+    );
+    return reply.send(result);
+  });
+}
