@@ -1,0 +1,23 @@
+import path from "node:path";
+
+export const E2E_PORT = 3210;
+export const E2E_SMTP_PORT = 2526;
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+
+/** The run's directory made by playwright.config.ts (inherited by the workers). */
+export function runDir(): string {
+  const dir = process.env.E2E_RUN_DIR;
+  if (!dir) throw new Error("E2E_RUN_DIR is not set: run the tests through playwright.config.ts.");
+  return dir;
+}
+
+/** Where the test SMTP server files each received mail: one JSON-lines file per recipient. */
+export function mailDir(): string {
+  return path.join(runDir(), "mail");
+}
+
+export function mailFile(address: string): string {
+  return path.join(mailDir(), `${address.toLowerCase().replace(/[^a-z0-9@._+-]/g, "_")}.jsonl`);
+}
+
+export type TReceivedMail = { to: string; subject: string; text: string; receivedAt: string };

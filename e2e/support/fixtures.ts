@@ -1,0 +1,77 @@
+import { randomUUID } from "node:crypto";
+import { test as base, expect } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
+
+import { DEMO_ADMIN, DEMO_CLIENTS, DEMO_EMPLOYEE } from "../../packages/contracts/src/demo.ts";
+import { BASE_URL } from "./env.ts";
+
+export type TAccount = { name: string; email: string; password: string };
+
+const [olivia, marcus] = DEMO_CLIENTS;
+
+/** The demo identities seeded with DEMO_DATA=on. */
+export const accounts = {
+  admin: { name: DEMO_ADMIN.name, email: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
+  client: { name: `${olivia.firstName} ${olivia.lastName}`, email: olivia.email, password: olivia.password },
+  otherClient: {
+    name: `${marcus.firstName} ${marcus.lastName}`,
+    email: marcus.email,
+    password: marcus.password,
+  },
+  employee: {
+    name: `${DEMO_EMPLOYEE.firstName} ${DEMO_EMPLOYEE.lastName}`,
+    email: DEMO_EMPLOYEE.email,
+    password: DEMO_EMPLOYEE.password,
+  },
+} satisfies Record<string, TAccount>;
+
+export const ALLOWED_DOMAIN = "meridian-advisory.example";
+
+/** A never-used identity on the sign-up domain (or another domain). */
+export function freshAccount(domain = ALLOWED_DOMAIN): TAccount {
+  const id = randomUUID().slice(0, 8);
+  return { name: `Test Author ${id}`, email: `e2e-${id}@${domain}`, password: `ledger-${randomUUID()}` };
+}
+
+/** Better Auth checks the Origin of cookie-bearing POSTs, like a browser sends it. */
+export function postAuth(request: APIRequestContext, path: string, data: Record<string, unknown>) {
+  return request.post(`/api/auth${path}`, { data, headers: { Origin: BASE_URL } });
+}
+
+/** Fills and submits the email + password form of /login or /admin-login. */
+export async function submitSignIn(page: Page, account: Pick<TAccount, "email" | "password">) {
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+type TFixtures = {
+  /** Signs the page's browser context in through the API (fast; the sign-in screens have their own tests). */
+  login: (account: Pick<TAccount, "email" | "password">) => Promise<void>;
+  /** Creates a self-sign-up account through the API, outside the page's context; returns its identity. */
+  createAccount: () => Promise<TAccount>;
+};
+
+export const test = base.extend<TFixtures>({
+  login: async ({ page }, use) => {
+    await use(async (account) => {
+      const response = await postAuth(page.request, "/sign-in/email", {
+        email: account.email,
+        password: account.password,
+      });
+      expect(response.status(), await response.text()).toBe(200);
+    });
+  },
+  createAccount: async ({ playwright }, use) => {
+    const request = await playwright.request.newContext({ baseURL: BASE_URL });
+    await use(async () => {
+      const account = freshAccount();
+      const response = await postAuth(request, "/sign-up/email", account);
+      expect(response.status(), await response.text()).toBe(200);
+      return account;
+    });
+    await request.dispose();
+  },
+});
+
+export { expect };

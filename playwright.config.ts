@@ -1,0 +1,72 @@
+import { mkdirSync, mkdtempSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "@playwright/test";
+
+import { BASE_URL, E2E_PORT, E2E_SMTP_PORT } from "./e2e/support/env.ts";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+// One fresh directory per run (database and received mail). The runner creates it; worker processes
+// inherit the path through the environment, so every process of the run agrees on it.
+if (!process.env.E2E_RUN_DIR) {
+  mkdirSync(path.join(root, ".tmp"), { recursive: true });
+  process.env.E2E_RUN_DIR = mkdtempSync(path.join(root, ".tmp", "e2e-"));
+}
+const runDir = process.env.E2E_RUN_DIR;
+
+const baseURL = BASE_URL;
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  globalSetup: "./e2e/global-setup.ts",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      // Debian's Chromium; Playwright's own browser downloads are never used.
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { viewport: { width: 1280, height: 800 } } }],
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: baseURL,
+      DATA_DIR: path.join(runDir, "data"),
+      DEMO_DATA: "on",
+      SIGNUP_ALLOWED_DOMAINS: "meridian-advisory.example",
+      SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+      LOG_LEVEL: "warn",
+      // Every test signs in from 127.0.0.1: lift the per-IP limit (30/min by default) so parallel
+      // journeys do not trip it. The per-account lock-out stays at its default and has its own test.
+      AUTH_IP_LIMIT_PER_MINUTE: "1000",
+    },
+  },
+});
