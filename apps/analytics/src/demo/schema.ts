@@ -319,6 +319,54 @@ language sql stable as $$
   where p.price_date = (select max(d) from demo.trading_days where d <= p_as_of)
 $$;
 
+-- Per client: the tax year's realized results and income in taxable accounts, netted as on a return
+-- (short- and long-term results offset each other; a net loss deducts up to $3,000 from ordinary income),
+-- with the client's marginal rates. A marginal-rate estimate, not a tax computation.
+create function demo.tax_estimate(p_client text, p_start date, p_end date)
+returns table (client_id text, short_term numeric, long_term numeric, qualified_dividends numeric,
+               ordinary_income numeric, tax_exempt_income numeric, taxable_st numeric, taxable_lt numeric,
+               loss_deduction numeric, ordinary_rate numeric, ltcg_rate numeric, state_rate numeric,
+               niit_rate numeric, estimated_payments numeric)
+language sql stable as $$
+  with scope as (
+    select c.client_id from demo.clients c where p_client = 'all' or c.client_id = p_client
+  ),
+  g as (
+    select d.client_id,
+           coalesce(sum(d.gain) filter (where d.term = 'short'), 0) as st,
+           coalesce(sum(d.gain) filter (where d.term = 'long'), 0) as lt
+    from demo.lot_disposals d join demo.accounts a on a.account_id = d.account_id
+    where a.taxable and d.sold_date between p_start and p_end
+      and (p_client = 'all' or d.client_id = p_client)
+    group by d.client_id
+  ),
+  i as (
+    select t.client_id,
+           coalesce(sum(t.amount) filter (where t.income_type = 'qualified'), 0) as qd,
+           coalesce(sum(t.amount) filter (where t.income_type = 'ordinary'), 0) as oi,
+           coalesce(sum(t.amount) filter (where t.income_type = 'tax_exempt'), 0) as te
+    from demo.transactions t join demo.accounts a on a.account_id = t.account_id
+    where a.taxable and t.type in ('dividend', 'interest') and t.trade_date between p_start and p_end
+      and (p_client = 'all' or t.client_id = p_client)
+    group by t.client_id
+  ),
+  b as (
+    select s.client_id, coalesce(g.st, 0) as st, coalesce(g.lt, 0) as lt, coalesce(i.qd, 0) as qd,
+           coalesce(i.oi, 0) as oi, coalesce(i.te, 0) as te, r.federal_ordinary_rate, r.federal_ltcg_rate,
+           r.state_rate, r.niit_rate, r.estimated_payments
+    from scope s
+    join demo.tax_estimates r on r.client_id = s.client_id and r.tax_year = extract(year from p_start)
+    left join g on g.client_id = s.client_id
+    left join i on i.client_id = s.client_id
+  )
+  select client_id, st, lt, qd, oi, te,
+         case when st + lt <= 0 or st <= 0 then 0 when lt < 0 then st + lt else st end,
+         case when st + lt <= 0 or lt <= 0 then 0 when st < 0 then st + lt else lt end,
+         case when st + lt < 0 then least(3000, -(st + lt)) else 0 end,
+         federal_ordinary_rate, federal_ltcg_rate, state_rate, niit_rate, estimated_payments
+  from b
+$$;
+
 -- Cash balance as of a date.
 create function demo.cash_as_of(p_client text, p_account text, p_as_of date)
 returns numeric

@@ -159,13 +159,16 @@ export async function runWorkbookPage(
       } else {
         const range = parseDateRange(raw, c.default, asOf, historyStart);
         value = `min:${range.start},max:${range.end}`;
-        values[`${c.id}.start`] = range.start;
-        values[`${c.id}.end`] = range.end;
-        const base = await q.query<{ base: string | null }>(
-          "select max(d)::text as base from demo.trading_days where d < $1::date",
-          [range.start],
+        // Elements read values on trading days: the end is the last trading day on or before it, the base
+        // (the day returns are measured from) the last trading day before the start.
+        const days = await q.query<{ base: string | null; end: string | null }>(
+          `select (select max(d)::text from demo.trading_days where d < $1::date) as base,
+                  (select max(d)::text from demo.trading_days where d <= $2::date) as end`,
+          [range.start, range.end],
         );
-        values[`${c.id}.base`] = base.rows[0]?.base ?? range.start;
+        values[`${c.id}.start`] = range.start;
+        values[`${c.id}.end`] = days.rows[0]?.end ?? range.end;
+        values[`${c.id}.base`] = days.rows[0]?.base ?? range.start;
       }
       values[c.id] = value;
       canonical[c.id] = value;

@@ -96,7 +96,10 @@ export const ZElementSchema = z.discriminatedUnion("type", [
     type: z.literal("kpi"),
     value: field,
     format: ZFormatSchema,
+    /** A signed figure under the value (green up, red down), e.g. the return vs the benchmark. */
     delta: z.object({ field, format: ZFormatSchema, label: z.string().optional() }).optional(),
+    /** Small labelled figures under the value. */
+    details: z.array(z.object({ field, format: ZFormatSchema, label: z.string() })).default([]),
     caption: field.optional(),
   }),
   z.object({

@@ -1,0 +1,15 @@
+import { openDatabase } from "./src/db/database.ts";
+import { installRowSecurity } from "./src/db/row-security.ts";
+import { generateDemoData } from "./src/demo/load.ts";
+const t = Date.now();
+const db = await openDatabase({});
+await installRowSecurity(db, "analytics_reader");
+const meta = await generateDemoData(db, { size: { clients: Number(process.argv[2] ?? 6) }, seed: 24, asOf: "2026-11-20", readerRole: "analytics_reader", log: console.log });
+console.log(meta, Date.now() - t);
+const q = async (s: string) => console.log((await db.query(s)).rows);
+await q("select type, count(*) n, sum(amount) from demo.transactions where client_id='CL-1001' group by 1 order by 1");
+await q("select extract(year from sold_date) y, term, a.taxable, count(*), sum(gain) from demo.lot_disposals d join demo.accounts a using (account_id) where d.client_id='CL-1001' group by 1,2,3 order by 1,2,3");
+await q("select * from demo.period_returns('CL-1001','all','2026-11-20')");
+await q("select l.account_id, s.symbol, l.acquired_date, l.quantity, l.cost_basis, round(l.quantity*p.close,2) mv from demo.lots_as_of('CL-1001','all','2026-11-20') l join demo.prices_as_of('2026-11-20') p using (security_id) join demo.securities s using (security_id) join demo.accounts a using (account_id) where a.taxable and l.quantity*p.close < l.cost_basis order by 1,2");
+await q("select count(*) from demo.transactions");
+await db.close();

@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import { SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SigmaRestClient } from "@portal/sigma";
+import {
+  API_CLIENT,
+  CLIENT_A,
+  CLIENT_B,
+  EMBED_CLIENT,
+  INCOME,
+  PORTFOLIO,
+  TAX,
+  clientUser,
+  mint,
+  startTestServer,
+  type TestServer,
+} from "./helpers.ts";
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+function b64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
+}
+
+function claims(overrides: Record<string, unknown> = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    sub: CLIENT_A!.email,
+    jti: randomUUID(),
+    iat: now,
+    exp: now + 300,
+    account_type: "View",
+    teams: [PORTFOLIO!.teamName],
+    user_attributes: { client_id: CLIENT_A!.clientId },
+    ...overrides,
+  };
+}
+
+async function sign(payload: Record<string, unknown>, secret = EMBED_CLIENT.secret, kid = EMBED_CLIENT.clientId) {
+  return new SignJWT(payload).setProtectedHeader({ alg: "HS256", kid }).sign(new TextEncoder().encode(secret));
+}
+
+function urlFor(token: string, workbookName = PORTFOLIO!.workbookName) {
+  return `${t.server.embedBaseUrl}/workbook/${workbookName}?:jwt=${encodeURIComponent(token)}&:embed=true`;
+}
+
+async function open(url: string) {
+  const res = await fetch(url);
+  const html = await res.text();
+  const code = /<p><code>(E[A-Z]+)<\/code><\/p>/.exec(html)?.[1];
+  return { res, html, code };
+}
+
+describe("embed URL verification", () => {
+  it("opens a freshly minted URL once; the same URL fails with EINVAL, also after a restart", async () => {
+    const { url } = await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!), { ui: { theme: "Dark" } });
+    const first = await open(url);
+    expect(first.res.status).toBe(200);
+    expect(first.code).toBeUndefined();
+    expect(first.html).toContain('id="embed-boot"');
+    expect(first.html).toContain('data-theme="dark"');
+    expect(first.res.headers.get("content-security-policy")).toContain("frame-ancestors http://127.0.0.1:3000");
+    expect(first.res.headers.get("cache-control")).toBe("no-store");
+    expect(first.html).not.toContain("select ");
+
+    const second = await open(url);
+    expect(second.res.status).toBe(401);
+    expect(second.code).toBe("EINVAL");
+    expect(second.html).toContain("already been used");
+    expect(second.html).toContain('"type":"workbook:error","code":"EINVAL"');
+
+    const { url: another } = await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!));
+    await t.restart();
+    // The jti log is durable: the URL consumed before the restart stays consumed...
+    const rebooted = `${t.server.url}${new URL(url).pathname}${new URL(url).search}`;
+    expect((await open(rebooted)).code).toBe("EINVAL");
+    // ...and an unused one minted before the restart still works.
+    const fresh = `${t.server.url}${new URL(another).pathname}${new URL(another).search}`;
+    expect((await open(fresh)).res.status).toBe(200);
+  });
+
+  it("rejects expired, wrongly signed, alg none, unknown kid, too long and incomplete tokens with EINVAL", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const cases: [string, string][] = [
+      ["expired", await sign(claims({ iat: now - 900, exp: now - 600 }))],
+      ["wrong secret", await sign(claims(), "x".repeat(64))],
+      ["unknown kid", await sign(claims(), EMBED_CLIENT.secret, "someone-else")],
+      ["alg none", `${b64url({ alg: "none", kid: EMBED_CLIENT.clientId })}.${b64url(claims())}.`],
+      ["longer than 30 days", await sign(claims({ exp: now + 31 * 24 * 3600 }))],
+      ["no jti", await sign({ ...claims(), jti: undefined })],
+      ["issued in the future", await sign(claims({ iat: now + 3600, exp: now + 3900 }))],
+      ["underscore in sub", await sign(claims({ sub: "olivia_bennett@example.com" }))],
+      ["garbage", "not-a-token"],
+    ];
+    for (const [name, token] of cases) {
+      const r = await open(urlFor(token));
+      expect(r.code, name).toBe("EINVAL");
+      expect(r.res.status, name).toBe(401);
+    }
+    const expired = await open(urlFor(cases[0]![1]));
+    expect(expired.html).toContain("expired");
+    const missing = await open(`${t.server.embedBaseUrl}/workbook/${PORTFOLIO!.workbookName}?:embed=true`);
+    expect(missing.code).toBe("EINVAL");
+  });
+
+  it("accepts a token expired by less than the allowed clock skew", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const skewed = await open(urlFor(await sign(claims({ iat: now - 330, exp: now - 30 }))));
+    expect(skewed.res.status).toBe(200);
+  });
+
+  it("answers EACCES for a workbook not shared with the user's teams and ENOENT for an unknown one", async () => {
+    const onlyPortfolio = clientUser(CLIENT_B!, [PORTFOLIO!.teamName]);
+    const denied = await open((await mint(t.server, TAX!.workbookName, onlyPortfolio)).url);
+    expect(denied.code).toBe("EACCES");
+    expect(denied.res.status).toBe(403);
+    expect(denied.html).toContain('"code":"EACCES"');
+
+    const missing = await open((await mint(t.server, "Nothing-Here-AAAAAAAAAAAAAAAAAAAAAA", onlyPortfolio)).url);
+    expect(missing.code).toBe("ENOENT");
+  });
+
+  it("creates the embed user from the claims and replaces their teams on every embed", async () => {
+    const api = new SigmaRestClient({
+      apiBaseUrl: t.server.url,
+      clientId: API_CLIENT.clientId,
+      clientSecret: API_CLIENT.secret,
+    });
+    const email = "new.person@example.com";
+    const user = { ...clientUser(CLIENT_A!, [PORTFOLIO!.teamName, INCOME!.teamName]), email, firstName: "New", lastName: "Person" };
+    expect((await open((await mint(t.server, PORTFOLIO!.workbookName, user)).url)).res.status).toBe(200);
+    const member = await api.findMemberByEmail(email);
+    expect(member).toMatchObject({ firstName: "New", lastName: "Person", memberType: "View", userKind: "embed" });
+    const teamsOf = async () => {
+      const teams = await api.listTeams();
+      const out: string[] = [];
+      for (const team of teams) {
+        if ((await api.listTeamMembers(team.teamId)).some((m) => m.memberId === member!.memberId)) out.push(team.name);
+      }
+      return out.sort();
+    };
+    expect(await teamsOf()).toEqual([INCOME!.teamName, PORTFOLIO!.teamName].sort());
+
+    // The next embed claims only the tax team: the portfolio workbook is no longer theirs.
+    const taxOnly = { ...user, teams: [TAX!.teamName], accountType: "Analyze" };
+    expect((await open((await mint(t.server, TAX!.workbookName, taxOnly)).url)).res.status).toBe(200);
+    expect(await teamsOf()).toEqual([TAX!.teamName]);
+    expect((await api.getMember(member!.memberId)).memberType).toBe("Analyze");
+    expect((await open((await mint(t.server, PORTFOLIO!.workbookName, taxOnly)).url)).code).toBe("EACCES");
+  });
+
+  it("answers EPERM for a deactivated member and ends their sessions", async () => {
+    const api = new SigmaRestClient({
+      apiBaseUrl: t.server.url,
+      clientId: API_CLIENT.clientId,
+      clientSecret: API_CLIENT.secret,
+    });
+    const user = { ...clientUser(CLIENT_B!), email: "leaving@example.com" };
+    const page = await open((await mint(t.server, PORTFOLIO!.workbookName, user)).url);
+    const sessionToken = (JSON.parse(/id="embed-boot">(.*?)<\/script>/s.exec(page.html)![1]!) as { sessionToken: string })
+      .sessionToken;
+    const query = () =>
+      fetch(`${t.server.embedBaseUrl}/api/embed/query`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${sessionToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ variables: {} }),
+      });
+    expect((await query()).status).toBe(200);
+    const member = await api.findMemberByEmail(user.email);
+    await api.deleteMember(member!.memberId);
+    expect((await query()).status).toBe(401);
+    const denied = await open((await mint(t.server, PORTFOLIO!.workbookName, user)).url);
+    expect(denied.code).toBe("EPERM");
+  });
+
+  it("refuses the data endpoint without a valid session", async () => {
+    const res = await fetch(`${t.server.embedBaseUrl}/api/embed/query`, {
+      method: "POST",
+      headers: { authorization: "Bearer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: "EINVAL" });
+  });
+});

@@ -1,0 +1,276 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { EmbedBoot } from "../src/embed/boot.ts";
+import type { QueryResult, ResolvedControl } from "../src/workbooks/run.ts";
+import type { TElement } from "../src/workbooks/schema.ts";
+import { Chart, type ChartTheme } from "./Chart.tsx";
+import { formatValue } from "./format.ts";
+import { createMessenger } from "./messages.ts";
+import { Table } from "./Table.tsx";
+
+const THEMES: Record<EmbedBoot["theme"], ChartTheme> = {
+  light: { text: "#1f2933", muted: "#52606d", grid: "#e4e7eb", palette: ["#2563eb", "#f59e0b", "#10b981", "#8b5cf6", "#ef4444", "#0ea5e9"] },
+  surface: { text: "#1f2933", muted: "#52606d", grid: "#dde3ea", palette: ["#1d4ed8", "#d97706", "#059669", "#7c3aed", "#dc2626", "#0284c7"] },
+  dark: { text: "#e6e8eb", muted: "#9aa5b1", grid: "#323f4b", palette: ["#60a5fa", "#fbbf24", "#34d399", "#a78bfa", "#f87171", "#38bdf8"] },
+};
+
+type Status = { kind: "loading" } | { kind: "ready"; result: QueryResult } | { kind: "error"; message: string };
+
+function Kpi({ element, row }: { element: Extract<TElement, { type: "kpi" }>; row: Record<string, unknown> | undefined }) {
+  const delta = element.delta && row ? row[element.delta.field] : undefined;
+  const deltaNum = typeof delta === "number" ? delta : undefined;
+  return (
+    <div className="wb-kpi">
+      <p className="wb-kpi-value">{formatValue(row?.[element.value], element.format)}</p>
+      {element.delta && (
+        <p className={`wb-kpi-delta ${deltaNum === undefined ? "" : deltaNum >= 0 ? "wb-pos" : "wb-neg"}`}>
+          <span aria-hidden="true">{deltaNum === undefined ? "" : deltaNum >= 0 ? "▲ " : "▼ "}</span>
+          {deltaNum !== undefined && deltaNum > 0 ? "+" : ""}
+          {formatValue(delta, element.delta.format)} {element.delta.label}
+        </p>
+      )}
+      {element.details.length > 0 && (
+        <dl className="wb-kpi-details">
+          {element.details.map((d) => (
+            <div key={d.field}>
+              <dt>{d.label}</dt>
+              <dd>{formatValue(row?.[d.field], d.format)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {element.caption && row?.[element.caption] !== undefined && <p className="wb-kpi-caption">{String(row[element.caption])}</p>}
+    </div>
+  );
+}
+
+function DateRange({ control, onChange }: { control: ResolvedControl; onChange: (value: string) => void }) {
+  const m = /min:(\d{4}-\d{2}-\d{2}),max:(\d{4}-\d{2}-\d{2})/.exec(control.value);
+  const start = m?.[1] ?? "";
+  const end = m?.[2] ?? "";
+  return (
+    <fieldset className="wb-control wb-daterange">
+      <legend>{control.label}</legend>
+      <select aria-label={`${control.label} preset`} value="" onChange={(e) => e.target.value && onChange(e.target.value)}>
+        <option value="">Preset…</option>
+        <option value="mtd">Month to date</option>
+        <option value="qtd">Quarter to date</option>
+        <option value="ytd">Year to date</option>
+        <option value="t12m">Last 12 months</option>
+        <option value="all">All history</option>
+      </select>
+      <label>
+        <span className="wb-visually-hidden">{control.label} from</span>
+        <input type="date" value={start} onChange={(e) => onChange(`min:${e.target.value},max:${end}`)} />
+      </label>
+      <span aria-hidden="true">–</span>
+      <label>
+        <span className="wb-visually-hidden">{control.label} to</span>
+        <input type="date" value={end} onChange={(e) => onChange(`min:${start},max:${e.target.value}`)} />
+      </label>
+    </fieldset>
+  );
+}
+
+export function App({ boot }: { boot: EmbedBoot }) {
+  const messenger = useMemo(() => createMessenger(boot.allowedOrigins), [boot.allowedOrigins]);
+  const [variables, setVariables] = useState<Record<string, string>>(boot.initialVariables);
+  const [status, setStatus] = useState<Status>({ kind: "loading" });
+  const [pageId, setPageId] = useState(boot.pageId);
+  const currentVariables = useRef<Record<string, string>>(boot.initialVariables);
+  const pendingCharts = useRef(0);
+  const dataPosted = useRef<number>(-1);
+  const requestSeq = useRef(0);
+  const theme = THEMES[boot.theme];
+  const page = boot.workbook.pages.find((p) => p.id === pageId) ?? boot.workbook.pages[0];
+
+  // The token must not linger in the frame's URL or history.
+  useEffect(() => {
+    window.history.replaceState(null, "", boot.cleanUrl);
+    messenger.post({ type: "workbook:loaded", workbook: { variables: boot.initialVariables } });
+  }, [boot, messenger]);
+
+  const load = useCallback(
+    async (vars: Record<string, string>, page: string) => {
+      const seq = ++requestSeq.current;
+      setStatus((s) => (s.kind === "ready" ? s : { kind: "loading" }));
+      try {
+        const res = await fetch(boot.queryUrl, {
+          method: "POST",
+          headers: { authorization: `Bearer ${boot.sessionToken}`, "content-type": "application/json" },
+          body: JSON.stringify({ pageId: page, variables: vars }),
+        });
+        if (seq !== requestSeq.current) return;
+        if (!res.ok) {
+          const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
+          const message = body.message ?? "The workbook could not be loaded.";
+          setStatus({ kind: "error", message });
+          messenger.post({ type: "workbook:error", code: body.code ?? "EINVAL", message });
+          return;
+        }
+        const result = (await res.json()) as QueryResult;
+        if (seq !== requestSeq.current) return;
+        const p = boot.workbook.pages.find((x) => x.id === page) ?? boot.workbook.pages[0];
+        pendingCharts.current = p ? p.elements.filter((e) => e.type !== "kpi" && e.type !== "table").length : 0;
+        dataPosted.current = -1;
+        currentVariables.current = result.variables;
+        setStatus({ kind: "ready", result: { ...result, seq } as QueryResult & { seq: number } });
+        if (pendingCharts.current === 0) {
+          dataPosted.current = seq;
+          messenger.post({ type: "workbook:dataloaded" });
+        }
+      } catch {
+        if (seq !== requestSeq.current) return;
+        setStatus({ kind: "error", message: "The workbook could not be reached." });
+        messenger.post({ type: "workbook:error", code: "EINVAL", message: "The workbook could not be reached." });
+      }
+    },
+    [boot, messenger],
+  );
+
+  useEffect(() => {
+    void load(variables, pageId);
+  }, [load, variables, pageId]);
+
+  const onChartRendered = useCallback(() => {
+    if (status.kind !== "ready") return;
+    const seq = (status.result as QueryResult & { seq: number }).seq;
+    if (dataPosted.current === seq) return;
+    pendingCharts.current -= 1;
+    if (pendingCharts.current <= 0) {
+      dataPosted.current = seq;
+      messenger.post({ type: "workbook:dataloaded" });
+    }
+  }, [status, messenger]);
+
+  const change = useCallback(
+    (updates: Record<string, string>) => {
+      const next = { ...currentVariables.current, ...updates };
+      currentVariables.current = next;
+      setVariables(next);
+      messenger.post({ type: "workbook:variables:onchange", variables: next });
+    },
+    [messenger],
+  );
+
+  // Inbound events from the host page.
+  useEffect(
+    () =>
+      messenger.listen((data) => {
+        if (data.type === "workbook:variables:update" && typeof data.variables === "object" && data.variables) {
+          const updates: Record<string, string> = {};
+          for (const [k, v] of Object.entries(data.variables as Record<string, unknown>)) {
+            if (boot.workbook.controls.some((c) => c.id === k) && typeof v === "string") updates[k] = v;
+          }
+          change(updates);
+        } else if (data.type === "workbook:variables:list") {
+          messenger.post({ type: "workbook:variables:current", variables: currentVariables.current });
+        }
+      }),
+    [messenger, change, boot.workbook.controls],
+  );
+
+  // Page height for hosts that size the frame to the content (:responsive_height=true).
+  useEffect(() => {
+    if (!boot.responsiveHeight) return;
+    let last = 0;
+    const report = () => {
+      const h = Math.ceil(document.documentElement.scrollHeight);
+      if (h !== last) {
+        last = h;
+        messenger.post({ type: "workbook:pageheight:onchange", pageHeight: h });
+      }
+    };
+    const observer = new ResizeObserver(report);
+    observer.observe(document.body);
+    report();
+    return () => observer.disconnect();
+  }, [boot.responsiveHeight, messenger]);
+
+  const result = status.kind === "ready" ? status.result : undefined;
+  const controls = result?.controls ?? [];
+
+  return (
+    <main className="wb-root" aria-busy={status.kind === "loading"}>
+      {!boot.hideMenu && (
+        <header className="wb-header">
+          <div>
+            <h1 className="wb-title">{boot.workbook.name}</h1>
+            {result && <p className="wb-subtitle">Data as of {formatValue(result.asOf, "date")}</p>}
+          </div>
+          {boot.workbook.pages.length > 1 && (
+            <nav aria-label="Pages" className="wb-tabs">
+              {boot.workbook.pages.map((p) => (
+                <button key={p.id} type="button" aria-current={p.id === pageId ? "page" : undefined} onClick={() => setPageId(p.id)}>
+                  {p.title}
+                </button>
+              ))}
+            </nav>
+          )}
+        </header>
+      )}
+      {controls.some((c) => !c.hidden) && (
+        <form className="wb-controls" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+          {controls
+            .filter((c) => !c.hidden)
+            .map((c) =>
+              c.type === "date-range" ? (
+                <DateRange key={c.id} control={c} onChange={(v) => change({ [c.id]: v })} />
+              ) : (
+                <label key={c.id} className="wb-control">
+                  <span>{c.label}</span>
+                  <select value={c.value} onChange={(e) => change({ [c.id]: e.target.value })} data-control-id={c.id}>
+                    {c.options.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ),
+            )}
+        </form>
+      )}
+      {status.kind === "error" && (
+        <div role="alert" className="wb-error">
+          {status.message}
+        </div>
+      )}
+      <div className="wb-grid">
+        {page?.elements.map((e) => {
+          const data = result?.elements[e.id];
+          const titleId = `t-${e.id}`;
+          const descId = `d-${e.id}`;
+          return (
+            <section
+              key={e.id}
+              className={`wb-card wb-span-${e.span} wb-type-${e.type}`}
+              aria-labelledby={titleId}
+              aria-describedby={e.description ? descId : undefined}
+              data-element-id={e.id}
+            >
+              <h2 id={titleId} className="wb-card-title">
+                {e.title}
+              </h2>
+              {e.description && e.type !== "kpi" && (
+                <p id={descId} className="wb-card-desc">
+                  {e.description}
+                </p>
+              )}
+              {!data ? (
+                <div className="wb-skeleton" style={{ minHeight: e.type === "kpi" ? 64 : (e.height ?? 240) }} aria-hidden="true" />
+              ) : data.error ? (
+                <p className="wb-element-error">{data.error}</p>
+              ) : e.type === "kpi" ? (
+                <Kpi element={e} row={data.rows[0]} />
+              ) : e.type === "table" ? (
+                <Table element={e} rows={data.rows} />
+              ) : (
+                <Chart element={e} rows={data.rows} theme={theme} onRendered={onChartRendered} />
+              )}
+            </section>
+          );
+        })}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,163 @@
+import { BarChart, LineChart, PieChart } from "echarts/charts";
+import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from "echarts/components";
+import * as echarts from "echarts/core";
+import { SVGRenderer } from "echarts/renderers";
+import { useEffect, useRef } from "react";
+import type { TElement } from "../src/workbooks/schema.ts";
+import { formatAxis, formatValue } from "./format.ts";
+
+echarts.use([BarChart, LineChart, PieChart, GridComponent, TooltipComponent, LegendComponent, AriaComponent, SVGRenderer]);
+
+type ChartElement = Extract<TElement, { type: "line" | "area" | "bar" | "pie" }>;
+type Row = Record<string, unknown>;
+
+export interface ChartTheme {
+  text: string;
+  muted: string;
+  grid: string;
+  palette: string[];
+}
+
+/** A sentence a screen reader can use: what is plotted, its range and its latest values. */
+export function describeChart(element: ChartElement, rows: Row[]): string {
+  if (rows.length === 0) return `${element.title}: no data for the selected filters.`;
+  if (element.type === "pie") {
+    const total = rows.reduce((s, r) => s + Number(r[element.value] ?? 0), 0);
+    const parts = rows.map(
+      (r) =>
+        `${String(r[element.name])} ${formatValue(r[element.value], element.format)} (${formatValue(total ? Number(r[element.value]) / total : 0, "percent")})`,
+    );
+    return `${element.title}. ${parts.join("; ")}.`;
+  }
+  const first = rows[0] as Row;
+  const last = rows[rows.length - 1] as Row;
+  const series = element.series
+    .map((s) => {
+      const values = rows.map((r) => Number(r[s.field])).filter(Number.isFinite);
+      const fmt = s.format ?? element.yFormat;
+      if (values.length === 0) return `${s.name}: no values`;
+      return rows.length <= 12
+        ? `${s.name}: ${rows.map((r) => `${formatValue(r[element.x], element.xFormat)} ${formatValue(r[s.field], fmt)}`).join(", ")}`
+        : `${s.name} from ${formatValue(first[s.field], fmt)} to ${formatValue(last[s.field], fmt)}, lowest ${formatValue(Math.min(...values), fmt)}, highest ${formatValue(Math.max(...values), fmt)}`;
+    })
+    .join(". ");
+  const span =
+    rows.length > 12 ? ` ${rows.length} points from ${formatValue(first[element.x], element.xFormat)} to ${formatValue(last[element.x], element.xFormat)}.` : "";
+  return `${element.title}.${span} ${series}.`;
+}
+
+function buildOption(element: ChartElement, rows: Row[], theme: ChartTheme, description: string): echarts.EChartsCoreOption {
+  const common = {
+    animation: false,
+    color: theme.palette,
+    textStyle: { color: theme.text, fontFamily: "inherit" },
+    aria: { enabled: true, label: { description } },
+    tooltip: { trigger: element.type === "pie" ? "item" : "axis", confine: true },
+  };
+  if (element.type === "pie") {
+    return {
+      ...common,
+      tooltip: {
+        trigger: "item",
+        valueFormatter: (v: unknown) => formatValue(v, element.format),
+      },
+      legend: { bottom: 0, textStyle: { color: theme.text }, type: "scroll" },
+      series: [
+        {
+          type: "pie",
+          radius: ["45%", "72%"],
+          center: ["50%", "45%"],
+          itemStyle: { borderColor: "transparent", borderWidth: 2 },
+          label: { color: theme.text, formatter: "{d}%" },
+          data: rows.map((r) => ({ name: String(r[element.name]), value: Number(r[element.value] ?? 0) })),
+        },
+      ],
+    };
+  }
+  const categories = rows.map((r) => String(r[element.x]));
+  const dateAxis = element.xFormat === "date";
+  const valueAxis = {
+    type: "value",
+    axisLabel: { color: theme.muted, formatter: (v: number) => formatAxis(v, element.yFormat) },
+    splitLine: { lineStyle: { color: theme.grid } },
+    scale: element.type !== "bar",
+  };
+  const categoryAxis = {
+    type: "category",
+    data: categories,
+    boundaryGap: element.type === "bar",
+    axisLabel: {
+      color: theme.muted,
+      hideOverlap: true,
+      formatter: (v: string) => (dateAxis ? formatValue(v, "date") : v),
+    },
+    axisLine: { lineStyle: { color: theme.grid } },
+  };
+  return {
+    ...common,
+    tooltip: {
+      trigger: "axis",
+      confine: true,
+      valueFormatter: (v: unknown) => formatValue(v, element.yFormat),
+    },
+    legend: element.series.length > 1 ? { top: 0, textStyle: { color: theme.text } } : undefined,
+    grid: { left: 8, right: 16, top: element.series.length > 1 ? 36 : 12, bottom: 8, containLabel: true },
+    xAxis: element.horizontal ? valueAxis : categoryAxis,
+    yAxis: element.horizontal ? categoryAxis : valueAxis,
+    series: element.series.map((s) => ({
+      type: element.type === "area" ? "line" : element.type,
+      name: s.name,
+      stack: element.stack ? "total" : undefined,
+      showSymbol: false,
+      smooth: false,
+      barMaxWidth: 36,
+      areaStyle: element.type === "area" ? { opacity: 0.18 } : undefined,
+      data: rows.map((r) => (r[s.field] === null || r[s.field] === undefined ? null : Number(r[s.field]))),
+    })),
+  };
+}
+
+export function Chart({
+  element,
+  rows,
+  theme,
+  onRendered,
+}: {
+  element: ChartElement;
+  rows: Row[];
+  theme: ChartTheme;
+  onRendered: () => void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  const description = describeChart(element, rows);
+
+  useEffect(() => {
+    if (!ref.current) return;
+    const instance = echarts.init(ref.current, undefined, { renderer: "svg" });
+    chart.current = instance;
+    const observer = new ResizeObserver(() => instance.resize());
+    observer.observe(ref.current);
+    return () => {
+      observer.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const instance = chart.current;
+    if (!instance) return;
+    instance.setOption(buildOption(element, rows, theme, description), { notMerge: true });
+    onRendered();
+  }, [element, rows, theme, description, onRendered]);
+
+  return (
+    <div
+      ref={ref}
+      className="wb-chart"
+      style={{ height: element.height ?? 300 }}
+      data-element-id={element.id}
+    />
+  );
+}

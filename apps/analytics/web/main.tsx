@@ -1,0 +1,16 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { EMBED_BOOT_ELEMENT_ID, type EmbedBoot } from "../src/embed/boot.ts";
+import { App } from "./App.tsx";
+import "./styles.css";
+
+const bootElement = document.getElementById(EMBED_BOOT_ELEMENT_ID);
+const root = document.getElementById("root");
+if (bootElement?.textContent && root) {
+  const boot = JSON.parse(bootElement.textContent) as EmbedBoot;
+  createRoot(root).render(
+    <StrictMode>
+      <App boot={boot} />
+    </StrictMode>,
+  );
+}
