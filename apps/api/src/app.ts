@@ -4,7 +4,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyInstance } from "fastify";
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from "fastify-type-provider-zod";
 import { ZodError } from "zod";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import type { AppConfig } from "./config.ts";
@@ -13,10 +21,12 @@ import { AppError } from "./lib/errors.ts";
 import { redactUrl } from "./lib/redact.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { authenticate } from "./plugins/authenticate.ts";
+import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes, createSignInFailureLimiter } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { provisionRoutes } from "./routes/provision.ts";
 import { publicConfigRoutes } from "./routes/public-config.ts";
+import { createEmbedder, type Embedder } from "./sigma/embedder.ts";
 
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -26,6 +36,7 @@ export interface BuildAppOptions {
   /** Built SPA to serve; omitted → API only. */
   webDist?: string | undefined;
   mailer?: Mailer;
+  embedder?: Embedder;
   logger?: boolean;
 }
 
@@ -46,6 +57,7 @@ export async function buildApp({
   database,
   webDist,
   mailer,
+  embedder,
   logger = true,
 }: BuildAppOptions): Promise<App> {
   const app = Fastify({
@@ -80,6 +92,9 @@ export async function buildApp({
     },
   });
 
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -87,6 +102,9 @@ export async function buildApp({
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send({ error: error.message, requestId: request.id });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send({ error: error.validation[0]!.message, requestId: request.id });
     }
     if (error instanceof ZodError) {
       const first = error.issues[0];
@@ -126,11 +144,27 @@ export async function buildApp({
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
 
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: "Meridian client portal API",
+        version: "1.0.0",
+        description:
+          "Admin back office API. Every route needs an admin session cookie or an admin Bearer JWT from /api/auth/token.",
+      },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
+
   await app.register(authenticate, { auth, db, config });
   await app.register(healthRoutes, { database, expectedMigrations: countMigrations() });
   await app.register(authRoutes, { auth, db, config, signInFailures });
   await app.register(publicConfigRoutes, { config });
   await app.register(provisionRoutes, { db });
+  await app.register(adminRoutes, { db, embedder: embedder ?? createEmbedder(config) });
 
   const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));
   if (hasWeb) {

@@ -63,6 +63,18 @@ const EnvSchema = z.object({
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
   OIDC_NAME: z.string().default("Single sign-on"),
+  // Sigma embedding. Unset → the built-in analytics server on ANALYTICS_PORT with generated credentials.
+  ANALYTICS_PORT: z.coerce.number().int().min(1).max(65535).default(3100),
+  ANALYTICS_PUBLIC_URL: optionalUrl,
+  SIGMA_EMBED_BASE_URL: optionalUrl,
+  SIGMA_EMBED_CLIENT_ID: z.string().optional(),
+  SIGMA_EMBED_SECRET: z.string().optional(),
+  SIGMA_API_BASE_URL: optionalUrl,
+  SIGMA_API_CLIENT_ID: z.string().optional(),
+  SIGMA_API_CLIENT_SECRET: z.string().optional(),
+  SIGMA_EMBED_URL_LIFETIME_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+  /** Privilege → Sigma account type, e.g. "Build=Creator,Analyze=Explorer,Act=Explorer,View=Viewer". */
+  SIGMA_ACCOUNT_TYPES: z.string().optional(),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -99,6 +111,36 @@ export interface AppConfig {
     apple?: SocialProviderConfig;
   };
   oidc: (SocialProviderConfig & { issuer: string; name: string }) | undefined;
+  sigma: SigmaConfig;
+}
+
+export interface SigmaConfig {
+  /** True when no Sigma org is configured and the built-in analytics server stands in for it. */
+  builtIn: boolean;
+  embedBaseUrl: string;
+  /** Unset with the built-in server: read from DATA_DIR/sigma-local.json on first use. */
+  embed: { clientId: string; secret: string } | undefined;
+  apiBaseUrl: string;
+  api: { clientId: string; clientSecret: string } | undefined;
+  analyticsPort: number;
+  embedUrlLifetimeSeconds: number;
+  accountTypes: Record<"Build" | "Analyze" | "Act" | "View", string>;
+}
+
+const PRIVILEGE_NAMES = ["Build", "Analyze", "Act", "View"] as const;
+
+function parseAccountTypes(problems: string[], raw: string | undefined): SigmaConfig["accountTypes"] {
+  const map = { Build: "Build", Analyze: "Analyze", Act: "Act", View: "View" };
+  if (!raw) return map;
+  for (const pairText of raw.split(",")) {
+    const [key, value] = pairText.split("=").map((p) => p.trim());
+    if (!key || !value || !(PRIVILEGE_NAMES as readonly string[]).includes(key)) {
+      problems.push(`SIGMA_ACCOUNT_TYPES: "${pairText}" is not <Build|Analyze|Act|View>=<account type>`);
+      continue;
+    }
+    map[key as keyof typeof map] = value;
+  }
+  return map;
 }
 
 export class ConfigError extends Error {
@@ -178,7 +220,25 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (env.OIDC_ISSUER && !oidcPair)
     problems.push("OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are required with OIDC_ISSUER");
 
+  const embedPair =
+    env.SIGMA_EMBED_CLIENT_ID || env.SIGMA_EMBED_SECRET
+      ? pair(problems, "SIGMA_EMBED", env.SIGMA_EMBED_CLIENT_ID, env.SIGMA_EMBED_SECRET)
+      : undefined;
+  const apiPair = pair(problems, "SIGMA_API", env.SIGMA_API_CLIENT_ID, env.SIGMA_API_CLIENT_SECRET);
+  const builtIn = !env.SIGMA_EMBED_BASE_URL;
+  if (!builtIn && !embedPair)
+    problems.push("SIGMA_EMBED_CLIENT_ID and SIGMA_EMBED_SECRET are required with SIGMA_EMBED_BASE_URL");
+  if (!builtIn && !env.SIGMA_API_BASE_URL)
+    problems.push("SIGMA_API_BASE_URL is required with SIGMA_EMBED_BASE_URL");
+  if (!builtIn && !apiPair)
+    problems.push("SIGMA_API_CLIENT_ID and SIGMA_API_CLIENT_SECRET are required with SIGMA_EMBED_BASE_URL");
+  const accountTypes = parseAccountTypes(problems, env.SIGMA_ACCOUNT_TYPES);
+
   if (problems.length > 0) throw new ConfigError(problems);
+  const analyticsUrl = (env.ANALYTICS_PUBLIC_URL ?? `http://127.0.0.1:${env.ANALYTICS_PORT}`).replace(
+    /\/$/,
+    "",
+  );
 
   // Demo data is on by default only with the embedded database.
   const demoData = env.DEMO_DATA ?? !env.DATABASE_URL;
@@ -212,5 +272,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       oidcPair && env.OIDC_ISSUER
         ? { ...oidcPair, issuer: env.OIDC_ISSUER.replace(/\/$/, ""), name: env.OIDC_NAME }
         : undefined,
+    sigma: {
+      builtIn,
+      embedBaseUrl: (env.SIGMA_EMBED_BASE_URL ?? `${analyticsUrl}/local`).replace(/\/$/, ""),
+      embed: embedPair ? { clientId: embedPair.clientId, secret: embedPair.clientSecret } : undefined,
+      apiBaseUrl: (env.SIGMA_API_BASE_URL ?? analyticsUrl).replace(/\/$/, ""),
+      api: apiPair,
+      analyticsPort: env.ANALYTICS_PORT,
+      embedUrlLifetimeSeconds: env.SIGMA_EMBED_URL_LIFETIME_SECONDS,
+      accountTypes,
+    },
   };
 }

@@ -1,3 +1,4 @@
 export * from "./auth.ts";
 export * from "./config.ts";
 export * from "./errors.ts";
+export * from "./admin.ts";

@@ -26,6 +26,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Routes under /api that answer without a session. Everything else is denied by default. */
     public?: boolean;
+    /** A route outside /api that needs a principal too (the spec's unprefixed edit-workbook path). */
+    protected?: boolean;
   }
 }
 
@@ -111,7 +113,8 @@ export const authenticate = fp<AuthenticateOptions>(async (app: FastifyInstance,
 
   app.addHook("onRequest", async (request) => {
     const path = request.url.split("?")[0] ?? "";
-    if (!path.startsWith("/api/") || path.startsWith("/api/auth/")) return;
+    const guarded = path.startsWith("/api/") || request.routeOptions.config?.protected === true;
+    if (!guarded || path.startsWith("/api/auth/") || path.startsWith("/api/docs")) return;
     const header = request.headers.authorization;
     if (header?.startsWith("Bearer ")) {
       request.principal = await fromBearer(header.slice("Bearer ".length).trim());

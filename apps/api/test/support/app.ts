@@ -75,3 +75,12 @@ export function cookieHeader(res: LightMyRequestResponse): string {
   const list = Array.isArray(raw) ? raw : raw ? [raw] : [];
   return list.map((c) => c.split(";")[0]).join("; ");
 }
+
+/** Request headers of a signed-in person of the given role (a new user each call). */
+export async function headersFor(
+  t: Awaited<ReturnType<typeof createTestApp>>,
+  role: TRole,
+): Promise<Record<string, string>> {
+  const { email, password } = await t.createUser(role);
+  return { cookie: await t.sessionCookie(email, password), origin: ORIGIN };
+}

@@ -1,0 +1,71 @@
+import type { TPrivilege } from "@portal/contracts";
+import { sql } from "drizzle-orm";
+import { rows } from "../admin/shared.ts";
+import type { Executor } from "../db/client.ts";
+import type { EmbedUser } from "../sigma/embedder.ts";
+
+export interface EmbedIdentity {
+  user: EmbedUser;
+  /** Every workbook this person may see, in catalogue order (id). */
+  workbooks: { id: number; workbookName: string; teamName: string }[];
+  /** The business client ids whose data this person may see. */
+  clientIds: string[];
+}
+
+interface PersonRow {
+  email: string;
+  first_name: string;
+  last_name: string;
+  privilege: TPrivilege;
+  client_ids: string[] | null;
+  workbooks: { id: number; workbookName: string; teamName: string }[] | null;
+}
+
+function build(row: PersonRow | undefined, attribute: "client_id" | "client_ids"): EmbedIdentity | null {
+  if (!row) return null;
+  const workbooks = row.workbooks ?? [];
+  const clientIds = row.client_ids ?? [];
+  return {
+    user: {
+      email: row.email,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      privilege: row.privilege,
+      teams: [...new Set(workbooks.map((w) => w.teamName))].sort(),
+      // Row-level security in the BI service reads these; they come from the database only.
+      userAttributes: { [attribute]: clientIds.join(",") },
+    },
+    workbooks,
+    clientIds,
+  };
+}
+
+/**
+ * What a client or employee may see, from the database: for a client, their assigned workbooks and
+ * their own client id; for an employee, the workbooks of every assigned client and those clients' ids.
+ * Anyone else (admins, editors, authors, unknown users) has no client identity: null.
+ */
+export async function embedIdentityForUser(db: Executor, userId: string): Promise<EmbedIdentity | null> {
+  const client = rows<PersonRow>(
+    await db.execute(sql`
+      select c.email, c.first_name, c.last_name, c.privilege, array[c.client_id] as client_ids,
+        (select json_agg(json_build_object('id', w.id, 'workbookName', w.workbook_name, 'teamName', w.team_name) order by w.id)
+           from client_workbooks cw join workbooks w on w.id = cw.workbook_id
+          where cw.c_id = c.c_id) as workbooks
+      from clients c where c.user_id = ${userId}`),
+  )[0];
+  if (client) return build(client, "client_id");
+
+  const employee = rows<PersonRow>(
+    await db.execute(sql`
+      select e.email, e.first_name, e.last_name, e.privilege,
+        (select array_agg(c.client_id order by c.client_id)
+           from employee_clients ec join clients c on c.c_id = ec.c_id where ec.e_id = e.e_id) as client_ids,
+        (select json_agg(json_build_object('id', w.id, 'workbookName', w.workbook_name, 'teamName', w.team_name) order by w.id)
+           from workbooks w
+          where w.id in (select cw.workbook_id from employee_clients ec
+                           join client_workbooks cw on cw.c_id = ec.c_id where ec.e_id = e.e_id)) as workbooks
+      from employees e where e.user_id = ${userId}`),
+  )[0];
+  return build(employee, "client_ids");
+}

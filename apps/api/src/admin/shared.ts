@@ -1,0 +1,88 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { AuditSource } from "../audit/audit.ts";
+import type { Executor } from "../db/client.ts";
+import { provisioningRequests } from "../db/schema.ts";
+import { AppError } from "../lib/errors.ts";
+
+/** Who is making an admin change, and from where: goes into every audit row. */
+export interface Actor extends AuditSource {
+  userId: string;
+  email: string;
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  return {
+    userId: request.principal!.userId,
+    email: request.principal!.email,
+    ip: request.ip,
+    userAgent: request.headers["user-agent"] ?? null,
+    requestId: request.id,
+  };
+}
+
+export function auditActor(actor: Actor) {
+  return {
+    actorUserId: actor.userId,
+    actorEmail: actor.email,
+    ip: actor.ip ?? null,
+    userAgent: actor.userAgent ?? null,
+    requestId: actor.requestId ?? null,
+  };
+}
+
+export type ProvisioningKind = "member.upsert" | "member.deactivate" | "team.upsert" | "team.delete";
+
+/** Records work for the BI service in the caller's transaction; the provisioning worker delivers it. */
+export async function enqueueProvisioning(
+  tx: Executor,
+  entry: { userId?: string | null; kind: ProvisioningKind; payload: Record<string, unknown> },
+) {
+  await tx
+    .insert(provisioningRequests)
+    .values({ userId: entry.userId ?? null, kind: entry.kind, payload: entry.payload });
+}
+
+/** `%text%` for LIKE, with the pattern characters in the search text taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** X-Total-Count and an RFC 8288 Link header with the next and previous pages. */
+export function setPageHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: { total: number; limit: number; offset: number },
+) {
+  reply.header("x-total-count", String(page.total));
+  const links: string[] = [];
+  const make = (offset: number, rel: string) => {
+    const url = new URL(request.url, "http://placeholder");
+    url.searchParams.set("limit", String(page.limit));
+    url.searchParams.set("offset", String(offset));
+    links.push(`<${url.pathname}${url.search}>; rel="${rel}"`);
+  };
+  if (page.offset + page.limit < page.total) make(page.offset + page.limit, "next");
+  if (page.offset > 0) make(Math.max(0, page.offset - page.limit), "prev");
+  if (links.length > 0) reply.header("link", links.join(", "));
+  reply.header("access-control-expose-headers", "X-Total-Count, Link");
+}
+
+function pgCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A unique-constraint race that slipped past the explicit checks still answers 409, not 500. */
+export function rethrowConflict(error: unknown, message: string): never {
+  if (pgCode(error) === "23505") throw new AppError(409, message, "CONFLICT");
+  throw error;
+}
+
+export function rows<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

@@ -1,0 +1,143 @@
+import type { TWorkbook, TWorkbookInput, ZWorkbookListQuerySchema } from "@portal/contracts";
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { z } from "zod";
+import { recordAudit } from "../audit/audit.ts";
+import type { Database, Executor } from "../db/client.ts";
+import { workbooks } from "../db/schema.ts";
+import { AppError, notFound } from "../lib/errors.ts";
+import {
+  auditActor,
+  containsPattern,
+  enqueueProvisioning,
+  rethrowConflict,
+  rows,
+  type Actor,
+} from "./shared.ts";
+
+type ListQuery = z.output<typeof ZWorkbookListQuerySchema>;
+
+const ORDER: Record<ListQuery["sort"], SQL> = {
+  id: sql`w.id asc`,
+  "-id": sql`w.id desc`,
+  workbook_name: sql`w.workbook_name asc`,
+  "-workbook_name": sql`w.workbook_name desc`,
+  team_name: sql`w.team_name asc, w.id asc`,
+  "-team_name": sql`w.team_name desc, w.id desc`,
+};
+
+export async function listWorkbooks(db: Database, query: ListQuery) {
+  const filter = query.q
+    ? sql`lower(w.workbook_name || ' ' || w.team_name) like ${containsPattern(query.q)}`
+    : sql`true`;
+  const total = query.q
+    ? sql`(select count(*) from workbooks w where ${filter})::int`
+    : sql`(select row_count from table_row_counts where table_name = 'workbooks')::int`;
+  const result = await db.execute(sql`
+    select w.id, w.workbook_name, w.team_name, ${total} as total
+    from workbooks w
+    where ${filter}
+    order by ${ORDER[query.sort]}
+    limit ${query.limit} offset ${query.offset}`);
+  const list = rows<TWorkbook & { total: number }>(result);
+  const count = list[0]?.total ?? (await countWorkbooks(db, filter));
+  return { rows: list.map(({ total: _total, ...w }) => w), total: count };
+}
+
+async function countWorkbooks(db: Database, filter: SQL): Promise<number> {
+  return rows<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from workbooks w where ${filter}`),
+  )[0]!.n;
+}
+
+function toWorkbook(row: typeof workbooks.$inferSelect): TWorkbook {
+  return { id: row.id, workbook_name: row.workbookName, team_name: row.teamName };
+}
+
+async function assertNameFree(db: Executor, name: string, exceptId?: number) {
+  const [clash] = await db
+    .select({ id: workbooks.id })
+    .from(workbooks)
+    .where(eq(workbooks.workbookName, name));
+  if (clash && clash.id !== exceptId) {
+    throw new AppError(409, `A workbook named ${name} already exists.`, "DUPLICATE_WORKBOOK");
+  }
+}
+
+export async function addWorkbook(db: Database, input: TWorkbookInput, actor: Actor): Promise<TWorkbook> {
+  try {
+    return await db.transaction(async (tx) => {
+      await assertNameFree(tx, input.workbook_name);
+      const [row] = await tx
+        .insert(workbooks)
+        .values({ workbookName: input.workbook_name, teamName: input.team_name })
+        .returning();
+      const workbook = toWorkbook(row!);
+      await enqueueProvisioning(tx, { kind: "team.upsert", payload: { name: workbook.team_name } });
+      await recordAudit(tx, {
+        action: "workbook.created",
+        outcome: "success",
+        targetType: "workbook",
+        targetId: String(workbook.id),
+        after: workbook,
+        ...auditActor(actor),
+      });
+      return workbook;
+    });
+  } catch (error) {
+    rethrowConflict(error, `A workbook named ${input.workbook_name} already exists.`);
+  }
+}
+
+export async function editWorkbook(
+  db: Database,
+  id: number,
+  input: TWorkbookInput,
+  actor: Actor,
+): Promise<TWorkbook> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(workbooks).where(eq(workbooks.id, id)).for("update");
+      if (!before) throw notFound("Workbook not found.");
+      await assertNameFree(tx, input.workbook_name, id);
+      const [row] = await tx
+        .update(workbooks)
+        .set({ workbookName: input.workbook_name, teamName: input.team_name })
+        .where(eq(workbooks.id, id))
+        .returning();
+      const workbook = toWorkbook(row!);
+      if (before.teamName !== workbook.team_name) {
+        await enqueueProvisioning(tx, {
+          kind: "team.upsert",
+          payload: { name: workbook.team_name, previousName: before.teamName, workbookId: id },
+        });
+      }
+      await recordAudit(tx, {
+        action: "workbook.updated",
+        outcome: "success",
+        targetType: "workbook",
+        targetId: String(id),
+        before: toWorkbook(before),
+        after: workbook,
+        ...auditActor(actor),
+      });
+      return workbook;
+    });
+  } catch (error) {
+    rethrowConflict(error, `A workbook named ${input.workbook_name} already exists.`);
+  }
+}
+
+export async function deleteWorkbook(db: Database, id: number, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [before] = await tx.delete(workbooks).where(eq(workbooks.id, id)).returning();
+    if (!before) throw notFound("Workbook not found.");
+    await recordAudit(tx, {
+      action: "workbook.deleted",
+      outcome: "success",
+      targetType: "workbook",
+      targetId: String(id),
+      before: toWorkbook(before),
+      ...auditActor(actor),
+    });
+  });
+}

@@ -1,0 +1,310 @@
+import {
+  ZAddClientRequestSchema,
+  ZAddClientResponseSchema,
+  ZAddEmployeeRequestSchema,
+  ZAddEmployeeResponseSchema,
+  ZClientListQuerySchema,
+  ZClientMutationResponseSchema,
+  ZClientSchema,
+  ZEditClientRequestSchema,
+  ZEditEmployeeRequestSchema,
+  ZEmployeeListQuerySchema,
+  ZEmployeeMutationResponseSchema,
+  ZEmployeeSchema,
+  ZErrorResponseSchema,
+  ZMessageSchema,
+  ZWorkbookInputSchema,
+  ZWorkbookListQuerySchema,
+  ZWorkbookMutationResponseSchema,
+  ZWorkbookSchema,
+  type TEmbedData,
+} from "@portal/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { embedIdentityForUser } from "../access/embed-identity.ts";
+import { addClient, deleteClient, editClient, listClients } from "../admin/clients.ts";
+import { addEmployee, deleteEmployee, editEmployee, listEmployees } from "../admin/employees.ts";
+import { actorOf, setPageHeaders } from "../admin/shared.ts";
+import { addWorkbook, deleteWorkbook, editWorkbook, listWorkbooks } from "../admin/workbooks.ts";
+import { recordAudit } from "../audit/audit.ts";
+import type { Database } from "../db/client.ts";
+import { clients, employees } from "../db/schema.ts";
+import { requireRole } from "../plugins/authenticate.ts";
+import type { Embedder } from "../sigma/embedder.ts";
+import { eq } from "drizzle-orm";
+
+const idParam = (name: string) =>
+  z.object({
+    [name]: z.coerce
+      .number({ error: `${name} must be a number.` })
+      .int(`${name} must be a whole number.`)
+      .positive(`${name} must be a positive number.`)
+      .max(2_147_483_647, `${name} is out of range.`),
+  });
+
+const errors = {
+  400: ZErrorResponseSchema,
+  401: ZErrorResponseSchema,
+  403: ZErrorResponseSchema,
+  404: ZErrorResponseSchema,
+  409: ZErrorResponseSchema,
+};
+
+export interface AdminRoutesOptions {
+  db: Database;
+  embedder: Embedder;
+}
+
+/**
+ * The back office API, with the spec's exact paths, methods and field names (spec §7). Admin only:
+ * 401 without a session or bearer token, 403 for any other role.
+ */
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, embedder }) => {
+  app.addHook("preHandler", requireRole("admin"));
+
+  /**
+   * A one-time embed URL for a newly registered person: the spec's hidden frame loads it so the BI
+   * service creates the embed user (with the complete team list) before anyone views a workbook.
+   * Nobody to register yet (no workbook assigned) → null, and the form goes straight to the list.
+   */
+  async function registrationEmbed(userId: string, actor: ReturnType<typeof actorOf>): Promise<TEmbedData> {
+    const identity = await embedIdentityForUser(db, userId);
+    const first = identity?.workbooks[0];
+    if (!identity || !first) return { embedUrl: null };
+    const minted = await embedder.mint(identity.user, first.workbookName);
+    await recordAudit(db, {
+      action: "embed.issued",
+      outcome: "success",
+      actorUserId: actor.userId,
+      actorEmail: actor.email,
+      targetType: "workbook",
+      targetId: String(first.id),
+      ip: actor.ip ?? null,
+      userAgent: actor.userAgent ?? null,
+      requestId: actor.requestId ?? null,
+      details: {
+        purpose: "registration",
+        embedUser: identity.user.email,
+        clientIds: identity.clientIds,
+        workbook: first.workbookName,
+        jti: minted.jti,
+        expiresAt: minted.expiresAt.toISOString(),
+      },
+    });
+    return { embedUrl: minted.url };
+  }
+
+  // ---- Lists ----
+
+  app.get(
+    "/api/admin/workbooks",
+    {
+      schema: {
+        tags: ["workbooks"],
+        querystring: ZWorkbookListQuerySchema,
+        response: { 200: z.array(ZWorkbookSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const page = await listWorkbooks(db, request.query);
+      setPageHeaders(request, reply, {
+        total: page.total,
+        limit: request.query.limit,
+        offset: request.query.offset,
+      });
+      return page.rows;
+    },
+  );
+
+  app.get(
+    "/api/admin/clients",
+    {
+      schema: {
+        tags: ["clients"],
+        querystring: ZClientListQuerySchema,
+        response: { 200: z.array(ZClientSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const page = await listClients(db, request.query);
+      setPageHeaders(request, reply, {
+        total: page.total,
+        limit: request.query.limit,
+        offset: request.query.offset,
+      });
+      return page.rows;
+    },
+  );
+
+  app.get(
+    "/api/admin/employees",
+    {
+      schema: {
+        tags: ["employees"],
+        querystring: ZEmployeeListQuerySchema,
+        response: { 200: z.array(ZEmployeeSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const page = await listEmployees(db, request.query);
+      setPageHeaders(request, reply, {
+        total: page.total,
+        limit: request.query.limit,
+        offset: request.query.offset,
+      });
+      return page.rows;
+    },
+  );
+
+  // ---- Clients ----
+
+  app.post(
+    "/api/admin/addclient",
+    {
+      schema: {
+        tags: ["clients"],
+        body: ZAddClientRequestSchema,
+        response: { 201: ZAddClientResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const client = await addClient(db, request.body, actor);
+      const [row] = await db
+        .select({ userId: clients.userId })
+        .from(clients)
+        .where(eq(clients.cId, client.c_id));
+      const embed = await registrationEmbed(row!.userId, actor);
+      return reply.status(201).send({ message: "Client registered successfully!", data: { client, embed } });
+    },
+  );
+
+  app.put(
+    "/api/admin/editclient",
+    {
+      schema: {
+        tags: ["clients"],
+        body: ZEditClientRequestSchema,
+        response: { 200: ZClientMutationResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      message: "Client updated successfully!",
+      data: await editClient(db, request.body, actorOf(request)),
+    }),
+  );
+
+  app.delete(
+    "/api/admin/deleteclient/:c_id",
+    { schema: { tags: ["clients"], params: idParam("c_id"), response: { 200: ZMessageSchema, ...errors } } },
+    async (request) => {
+      await deleteClient(db, request.params.c_id as number, actorOf(request));
+      return { message: "Client deleted." };
+    },
+  );
+
+  // ---- Employees ----
+
+  app.post(
+    "/api/admin/addemployee",
+    {
+      schema: {
+        tags: ["employees"],
+        body: ZAddEmployeeRequestSchema,
+        response: { 201: ZAddEmployeeResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const employee = await addEmployee(db, request.body, actor);
+      const [row] = await db
+        .select({ userId: employees.userId })
+        .from(employees)
+        .where(eq(employees.eId, employee.e_id));
+      const embed = await registrationEmbed(row!.userId, actor);
+      return reply
+        .status(201)
+        .send({ message: "Employee registered successfully!", data: { employee, embed } });
+    },
+  );
+
+  app.put(
+    "/api/admin/editemployee",
+    {
+      schema: {
+        tags: ["employees"],
+        body: ZEditEmployeeRequestSchema,
+        response: { 200: ZEmployeeMutationResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      message: "Employee updated successfully!",
+      data: await editEmployee(db, request.body, actorOf(request)),
+    }),
+  );
+
+  app.delete(
+    "/api/admin/deleteemployee/:e_id",
+    {
+      schema: { tags: ["employees"], params: idParam("e_id"), response: { 200: ZMessageSchema, ...errors } },
+    },
+    async (request) => {
+      await deleteEmployee(db, request.params.e_id as number, actorOf(request));
+      return { message: "Employee deleted." };
+    },
+  );
+
+  // ---- Workbooks ----
+
+  app.post(
+    "/api/admin/addworkbook",
+    {
+      schema: {
+        tags: ["workbooks"],
+        body: ZWorkbookInputSchema,
+        response: { 201: ZWorkbookMutationResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send({
+          message: "Workbook added successfully.",
+          data: await addWorkbook(db, request.body, actorOf(request)),
+        }),
+  );
+
+  const editWorkbookRoute = {
+    schema: {
+      tags: ["workbooks"],
+      params: idParam("id"),
+      body: ZWorkbookInputSchema,
+      response: { 200: ZWorkbookMutationResponseSchema, ...errors },
+    },
+  };
+  const editWorkbookHandler = async (
+    request: {
+      params: Record<string, unknown>;
+      body: z.output<typeof ZWorkbookInputSchema>;
+    } & Parameters<typeof actorOf>[0],
+  ) => ({
+    message: "Workbook updated successfully.",
+    data: await editWorkbook(db, request.params.id as number, request.body, actorOf(request)),
+  });
+  app.put("/api/admin/editworkbook/:id", editWorkbookRoute, editWorkbookHandler);
+  // The spec's path has no /api prefix (spec §7); it is served too, behind the same guard and role gate.
+  app.put(
+    "/workbooks/editworkbook/:id",
+    { ...editWorkbookRoute, config: { protected: true } },
+    editWorkbookHandler,
+  );
+
+  app.delete(
+    "/api/admin/deleteworkbook/:id",
+    { schema: { tags: ["workbooks"], params: idParam("id"), response: { 200: ZMessageSchema, ...errors } } },
+    async (request) => {
+      await deleteWorkbook(db, request.params.id as number, actorOf(request));
+      return { message: "Workbook deleted." };
+    },
+  );
+};

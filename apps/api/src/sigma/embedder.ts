@@ -1,0 +1,53 @@
+import { loadOrCreateLocalSigmaCredentials, mintEmbedUrl, type MintedEmbedUrl } from "@portal/sigma";
+import type { TPrivilege } from "@portal/contracts";
+import type { AppConfig } from "../config.ts";
+
+export interface EmbedUser {
+  email: string;
+  firstName: string;
+  lastName: string;
+  privilege: TPrivilege;
+  /** The complete team list: Sigma replaces the user's teams with it on every embed. */
+  teams: string[];
+  userAttributes: Record<string, string>;
+}
+
+export interface Embedder {
+  mint(user: EmbedUser, workbookName: string): Promise<MintedEmbedUrl>;
+}
+
+/**
+ * The portal's one way to mint Sigma embed URLs. The same code serves a real Sigma org and the
+ * built-in analytics server; only the configuration differs.
+ */
+export function createEmbedder(config: AppConfig): Embedder {
+  let credentials: Promise<{ clientId: string; secret: string }> | undefined;
+  const embedCredentials = () =>
+    (credentials ??= config.sigma.embed
+      ? Promise.resolve(config.sigma.embed)
+      : loadOrCreateLocalSigmaCredentials(config.dataDir).then((c) => ({
+          clientId: c.embedClientId,
+          secret: c.embedSecret,
+        })));
+
+  return {
+    async mint(user, workbookName) {
+      const { clientId, secret } = await embedCredentials();
+      return mintEmbedUrl({
+        embedBaseUrl: config.sigma.embedBaseUrl,
+        workbookName,
+        clientId,
+        secret,
+        lifetimeSeconds: config.sigma.embedUrlLifetimeSeconds,
+        user: {
+          email: user.email,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          accountType: config.sigma.accountTypes[user.privilege],
+          teams: user.teams,
+          userAttributes: user.userAttributes,
+        },
+      });
+    },
+  };
+}

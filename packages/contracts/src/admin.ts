@@ -1,0 +1,255 @@
+import { z } from "zod";
+
+/** Spec §9: the privilege options, in the order the forms show them. */
+export const PRIVILEGES = ["Build", "Analyze", "Act", "View"] as const;
+export type TPrivilege = (typeof PRIVILEGES)[number];
+
+export const ALL_FIELDS_REQUIRED = "All fields are required.";
+
+const missing = (input: unknown) => input === undefined || input === null || input === "";
+
+/** A required text field: absent or blank → the spec's 'All fields are required.'. */
+export const requiredText = (max: number, label: string) =>
+  z
+    .string({ error: (iss) => (missing(iss.input) ? ALL_FIELDS_REQUIRED : `${label} must be text.`) })
+    .trim()
+    .min(1, ALL_FIELDS_REQUIRED)
+    .max(max, `${label} must be at most ${max} characters.`);
+
+export const ZPrivilegeSchema = z.enum(PRIVILEGES, {
+  error: (iss) =>
+    missing(iss.input) ? ALL_FIELDS_REQUIRED : `Privilege must be one of ${PRIVILEGES.join(", ")}.`,
+});
+
+/** A request body: absent → 'All fields are required.'; unknown fields are refused by name. */
+const requestBody = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.strictObject(shape, {
+    error: (iss) => {
+      if (iss.code === "invalid_type") {
+        return missing(iss.input) ? ALL_FIELDS_REQUIRED : "The request body must be a JSON object.";
+      }
+      if (iss.code === "unrecognized_keys")
+        return `Unknown field${iss.keys.length > 1 ? "s" : ""}: ${iss.keys.join(", ")}.`;
+      return undefined;
+    },
+  });
+
+/** Business ids: letters, digits and - _ . only, so they read well in URLs, exports and Sigma. */
+const businessId = (label: string) =>
+  requiredText(64, label).regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
+    `${label} may use letters, digits, '.', '_' and '-' only.`,
+  );
+
+const emailField = z
+  .string({ error: (iss) => (missing(iss.input) ? ALL_FIELDS_REQUIRED : "Email must be text.") })
+  .trim()
+  .min(1, ALL_FIELDS_REQUIRED)
+  .max(254, "Email must be at most 254 characters.")
+  .pipe(z.email("Enter a valid email address."))
+  // Sigma rejects whitespace and underscores in an embed user's email (the JWT `sub`).
+  .refine((e) => !e.includes("_"), "Email addresses with an underscore cannot be used with Sigma embedding.")
+  .transform((e) => e.toLowerCase());
+
+const passwordField = z
+  .string({ error: (iss) => (missing(iss.input) ? ALL_FIELDS_REQUIRED : "Password must be text.") })
+  .min(1, ALL_FIELDS_REQUIRED)
+  .min(8, "Password must be at least 8 characters.")
+  .max(128, "Password must be at most 128 characters.");
+
+const positiveId = (label: string) =>
+  z
+    .number({ error: `${label} must be numbers.` })
+    .int(`${label} must be whole numbers.`)
+    .positive(`${label} must be positive.`);
+
+const idList = (label: string, max: number) =>
+  z
+    .array(positiveId(label), { error: `${label} must be a list of numbers.` })
+    .max(max, `At most ${max} ${label.toLowerCase()} can be assigned at once.`)
+    .transform((ids) => [...new Set(ids)]);
+
+// ---- Workbooks ----
+
+/** `<Name>-<workbookUrlId>`: the Sigma URL segment; the sidebar label is the part before the last hyphen. */
+export const WORKBOOK_NAME_PATTERN = /^[^\s/?#%\\]+-[A-Za-z0-9]{22,24}$/;
+
+export const ZWorkbookSchema = z.object({
+  id: z.number().int(),
+  workbook_name: z.string(),
+  team_name: z.string(),
+});
+export type TWorkbook = z.infer<typeof ZWorkbookSchema>;
+
+export const ZWorkbookInputSchema = requestBody({
+  workbook_name: requiredText(200, "Workbook Name").regex(
+    WORKBOOK_NAME_PATTERN,
+    "Workbook Name must be the workbook's Sigma URL name: <Name>-<22 to 24 letter/digit id>, e.g. Portfolio-Overview-wBUBiChqcA6De2yMJGx4YJ.",
+  ),
+  team_name: requiredText(200, "Team Name"),
+});
+export type TWorkbookInput = z.infer<typeof ZWorkbookInputSchema>;
+
+// ---- Clients ----
+
+export const ZClientSchema = z.object({
+  c_id: z.number().int(),
+  client_id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  privilege: z.enum(PRIVILEGES),
+  workbook_ids: z.array(z.number().int()),
+  employees: z.array(z.object({ first_name: z.string(), last_name: z.string() })),
+});
+export type TClient = z.infer<typeof ZClientSchema>;
+
+export const ZAddClientRequestSchema = requestBody({
+  clientId: businessId("Client ID"),
+  firstName: requiredText(100, "First Name"),
+  lastName: requiredText(100, "Last Name"),
+  email: emailField,
+  password: passwordField,
+  role: z.literal("client", { error: "role must be client." }).default("client"),
+  privilege: ZPrivilegeSchema,
+  workbookIds: idList("Workbook ids", 500).default([]),
+  /** Accepted for compatibility with the spec's payload; the server derives teams from workbookIds. */
+  teams: z.array(z.string().max(200)).max(500).optional(),
+});
+export type TAddClientRequest = z.input<typeof ZAddClientRequestSchema>;
+
+export const ZEditClientRequestSchema = requestBody({
+  cId: positiveId("cId"),
+  clientId: businessId("Client ID"),
+  firstName: requiredText(100, "First Name"),
+  lastName: requiredText(100, "Last Name"),
+  /** Shown read-only on Edit Client; must equal the stored privilege. */
+  privilege: ZPrivilegeSchema,
+});
+export type TEditClientRequest = z.input<typeof ZEditClientRequestSchema>;
+
+// ---- Employees ----
+
+export const ZEmployeeSchema = z.object({
+  e_id: z.number().int(),
+  employee_id: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  privilege: z.enum(PRIVILEGES),
+  clients: z.array(z.object({ c_id: z.number().int(), first_name: z.string(), last_name: z.string() })),
+});
+export type TEmployee = z.infer<typeof ZEmployeeSchema>;
+
+export const ZAddEmployeeRequestSchema = requestBody({
+  employeeId: businessId("Employee ID"),
+  firstName: requiredText(100, "First Name"),
+  lastName: requiredText(100, "Last Name"),
+  email: emailField,
+  password: passwordField,
+  clientIds: idList("Client ids", 5000).default([]),
+  role: z.literal("employee", { error: "role must be employee." }).default("employee"),
+  privilege: ZPrivilegeSchema,
+});
+export type TAddEmployeeRequest = z.input<typeof ZAddEmployeeRequestSchema>;
+
+export const ZEditEmployeeRequestSchema = requestBody({
+  eId: positiveId("eId"),
+  employeeId: businessId("Employee ID"),
+  firstName: requiredText(100, "First Name"),
+  lastName: requiredText(100, "Last Name"),
+  privilege: ZPrivilegeSchema,
+  clientIds: idList("Client ids", 5000).default([]),
+});
+export type TEditEmployeeRequest = z.input<typeof ZEditEmployeeRequestSchema>;
+
+// ---- Responses and list queries ----
+
+export const ZEmbedDataSchema = z.object({ embedUrl: z.string().nullable() });
+export type TEmbedData = z.infer<typeof ZEmbedDataSchema>;
+
+export const ZMessageSchema = z.object({ message: z.string() });
+
+export const ZAddClientResponseSchema = z.object({
+  message: z.string(),
+  data: z.object({ client: ZClientSchema, embed: ZEmbedDataSchema }),
+});
+export type TAddClientResponse = z.infer<typeof ZAddClientResponseSchema>;
+
+export const ZAddEmployeeResponseSchema = z.object({
+  message: z.string(),
+  data: z.object({ employee: ZEmployeeSchema, embed: ZEmbedDataSchema }),
+});
+export type TAddEmployeeResponse = z.infer<typeof ZAddEmployeeResponseSchema>;
+
+export const ZClientMutationResponseSchema = z.object({ message: z.string(), data: ZClientSchema });
+export const ZEmployeeMutationResponseSchema = z.object({ message: z.string(), data: ZEmployeeSchema });
+export const ZWorkbookMutationResponseSchema = z.object({ message: z.string(), data: ZWorkbookSchema });
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+const listQuery = <S extends readonly [string, ...string[]]>(sorts: S, defaultSort: S[number]) =>
+  z.object({
+    limit: z.coerce
+      .number({ error: "limit must be a number." })
+      .int("limit must be a whole number.")
+      .min(1, "limit must be at least 1.")
+      .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}.`)
+      .default(DEFAULT_PAGE_SIZE),
+    offset: z.coerce
+      .number({ error: "offset must be a number." })
+      .int("offset must be a whole number.")
+      .min(0, "offset must be 0 or more.")
+      .max(10_000_000, "offset is too large.")
+      .default(0),
+    q: z.string().trim().max(100, "Search text must be at most 100 characters.").optional(),
+    sort: z.enum(sorts, { error: `sort must be one of ${sorts.join(", ")}.` }).default(defaultSort as never),
+  });
+
+export const CLIENT_SORTS = [
+  "client_id",
+  "-client_id",
+  "first_name",
+  "-first_name",
+  "last_name",
+  "-last_name",
+  "email",
+  "-email",
+  "created",
+  "-created",
+] as const;
+export const ZClientListQuerySchema = listQuery(CLIENT_SORTS, "last_name");
+export type TClientListQuery = z.input<typeof ZClientListQuerySchema>;
+
+export const EMPLOYEE_SORTS = [
+  "employee_id",
+  "-employee_id",
+  "first_name",
+  "-first_name",
+  "last_name",
+  "-last_name",
+  "email",
+  "-email",
+  "created",
+  "-created",
+] as const;
+export const ZEmployeeListQuerySchema = listQuery(EMPLOYEE_SORTS, "last_name");
+export type TEmployeeListQuery = z.input<typeof ZEmployeeListQuerySchema>;
+
+export const WORKBOOK_SORTS = [
+  "id",
+  "-id",
+  "workbook_name",
+  "-workbook_name",
+  "team_name",
+  "-team_name",
+] as const;
+export const ZWorkbookListQuerySchema = listQuery(WORKBOOK_SORTS, "id");
+export type TWorkbookListQuery = z.input<typeof ZWorkbookListQuerySchema>;
+
+/** The label shown in the sidebar: the workbook name up to its last hyphen, hyphens read as spaces. */
+export function workbookLabel(workbookName: string): string {
+  const cut = workbookName.lastIndexOf("-");
+  return (cut > 0 ? workbookName.slice(0, cut) : workbookName).replace(/-/g, " ");
+}
