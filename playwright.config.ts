@@ -19,7 +19,8 @@ const baseURL = BASE_URL;
 
 export default defineConfig({
   testDir: "e2e",
-  testMatch: "**/*.spec.ts",
+  // `CAPTURE_SCREENSHOTS=1 npx playwright test` refreshes docs/screenshots instead of running the journeys.
+  testMatch: process.env.CAPTURE_SCREENSHOTS ? "**/*.capture.ts" : "**/*.spec.ts",
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,

@@ -26,19 +26,6 @@ export function useSession() {
   return useQuery(sessionQueryOptions());
 }
 
-/**
- * Admin means the Better Auth admin plugin role "admin" (the role field may hold a comma-separated list).
- * Anything missing or unreadable counts as non-admin.
- */
-export function isAdmin(user: { role?: string | null | undefined } | null | undefined): boolean {
-  const role = user?.role;
-  if (typeof role !== "string") return false;
-  return role
-    .split(",")
-    .map((r) => r.trim())
-    .includes("admin");
-}
-
 /** Reads the session from the server again (after sign-in, sign-up or a profile change) and caches it. */
 export function refreshSession(queryClient: QueryClient): Promise<TSession | null> {
   return queryClient.fetchQuery({ ...sessionQueryOptions(), staleTime: 0 });

@@ -92,10 +92,12 @@ type TSidebarLinkProps = {
   label: string;
   collapsed: boolean;
   end?: boolean;
+  /** Also highlighted when true (e.g. the list that is also the section's index page). */
+  highlighted?: boolean;
 };
 
 /** A sidebar entry: icon + label, or only the icon (with the label for screen readers) when collapsed. */
-export function SidebarLink({ to, icon, label, collapsed, end }: TSidebarLinkProps) {
+export function SidebarLink({ to, icon, label, collapsed, end, highlighted = false }: TSidebarLinkProps) {
   return (
     <NavLink
       to={to}
@@ -105,13 +107,15 @@ export function SidebarLink({ to, icon, label, collapsed, end }: TSidebarLinkPro
         cn(
           "flex h-10 items-center gap-3 rounded-lg px-2.5 text-sm font-medium transition-colors",
           collapsed && "justify-center",
-          isActive ? "bg-white/10 text-white" : "text-navy-200 hover:bg-white/5 hover:text-white",
+          isActive || highlighted
+            ? "bg-white/10 text-white"
+            : "text-navy-200 hover:bg-white/5 hover:text-white",
         )
       }
     >
       {({ isActive }) => (
         <>
-          <span className={isActive ? "text-emerald-400" : undefined}>{icon}</span>
+          <span className={isActive || highlighted ? "text-emerald-400" : undefined}>{icon}</span>
           <span className={collapsed ? "sr-only" : "truncate"}>{label}</span>
         </>
       )}

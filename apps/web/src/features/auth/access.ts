@@ -1,4 +1,4 @@
-import { isAdmin } from "@/lib/session";
+import { isAdmin } from "@/lib/roles";
 import type { TSession } from "@/lib/session";
 
 /** The areas of the route table with their own sign-in rules (spec section 2). */

@@ -1,13 +1,23 @@
+import { useMatch } from "react-router";
+
 import { SidebarLink } from "@/components/layouts/shell-layout";
 import { BriefcaseIcon, ChartIcon, UsersIcon } from "@/components/ui/icons";
 
 /** Admin sidebar: the three back-office lists. */
 export function AdminNav({ collapsed }: { collapsed: boolean }) {
+  // /admin itself shows the client list.
+  const atIndex = useMatch("/admin") !== null;
   return (
     <nav aria-label="Administration">
       <ul className="space-y-1">
         <li>
-          <SidebarLink to="/admin/client-list" icon={<UsersIcon />} label="Clients" collapsed={collapsed} />
+          <SidebarLink
+            to="/admin/client-list"
+            icon={<UsersIcon />}
+            label="Clients"
+            collapsed={collapsed}
+            highlighted={atIndex}
+          />
         </li>
         <li>
           <SidebarLink

@@ -4,7 +4,8 @@ import { Link, useNavigate } from "react-router";
 
 import { ShieldIcon } from "@/components/ui/icons";
 
-import { clearSession, isAdmin } from "@/lib/session";
+import { isAdmin } from "@/lib/roles";
+import { clearSession } from "@/lib/session";
 import type { TSession } from "@/lib/session";
 import { signOut } from "../api/sign-out";
 import { AuthLayout } from "./auth-layout";

@@ -5,7 +5,7 @@ import { cn } from "@/components/ui/cn";
 import { FormMessage } from "@/components/ui/form-message";
 
 import { useConfig } from "../api/get-config";
-import { isAdmin } from "@/lib/session";
+import { isAdmin } from "@/lib/roles";
 import type { TSession } from "@/lib/session";
 import { AuthLayout } from "./auth-layout";
 import { CreateAccountForm } from "./create-account-form";

@@ -78,7 +78,7 @@ export function ProfileCard({ user, logout }: TProfileCardProps) {
       className="mx-auto max-w-2xl overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm"
     >
       <div className="h-28 bg-gradient-to-r from-navy-900 via-navy-800 to-emerald-800" />
-      <div className="px-6 pb-8 sm:px-8">
+      <div className="px-5 pb-8 sm:px-8">
         <div className="-mt-12 flex flex-col items-start gap-4 sm:flex-row sm:items-end">
           <Avatar name={user.name} email={user.email} image={user.image} size="lg" />
           <div className="min-w-0 pb-1">
@@ -109,7 +109,7 @@ export function ProfileCard({ user, logout }: TProfileCardProps) {
           </div>
           <div className="py-4">
             <p className="text-sm font-medium text-slate-500">Email</p>
-            <p className="mt-1 text-base break-all text-navy-950">{user.email}</p>
+            <p className="mt-1 text-sm break-words text-navy-950 sm:text-base">{user.email}</p>
           </div>
         </div>
 

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+
+import { AppRequestError, getErrorMessage, TOO_MANY_REQUESTS_MESSAGE, toRequestError } from "../errors";
+
+describe("toRequestError", () => {
+  it("keeps a Better Auth error's message, status and code", () => {
+    const error = toRequestError(
+      { message: "Invalid email or password", status: 401, code: "X" },
+      "fallback",
+    );
+    expect(error).toBeInstanceOf(AppRequestError);
+    expect(error.message).toBe("Invalid email or password");
+    expect(error.status).toBe(401);
+    expect(error.code).toBe("X");
+  });
+
+  it("reads the portal API's { error } body", () => {
+    expect(toRequestError({ error: "Not allowed.", status: 403 }, "fallback").message).toBe("Not allowed.");
+  });
+
+  it("falls back to a readable message, with its own wording for 429", () => {
+    expect(toRequestError({ status: 500 }, "Sign-in failed.").message).toBe("Sign-in failed.");
+    expect(toRequestError({ message: "  ", status: 429 }, "Sign-in failed.").message).toBe(
+      TOO_MANY_REQUESTS_MESSAGE,
+    );
+  });
+});
+
+describe("getErrorMessage", () => {
+  it("shows only messages meant for people", () => {
+    expect(getErrorMessage(new AppRequestError("Shown."), "fallback")).toBe("Shown.");
+    expect(getErrorMessage(new TypeError("internal detail"), "fallback")).toBe("fallback");
+  });
+});
