@@ -266,12 +266,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send({
-          message: "Workbook added successfully.",
-          data: await addWorkbook(db, request.body, actorOf(request)),
-        }),
+      reply.status(201).send({
+        message: "Workbook added successfully.",
+        data: await addWorkbook(db, request.body, actorOf(request)),
+      }),
   );
 
   const editWorkbookRoute = {
