@@ -42,6 +42,7 @@ test("Profile is reached from the avatar menu", async ({ page, login }) => {
   await page.getByRole("menuitem", { name: "Profile" }).click();
   await expect(page).toHaveURL("/profile");
   await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toContainText("Profile");
+  await expect(page).toHaveTitle("Profile · Meridian Client Portal");
 });
 
 test("Logout from the avatar menu ends the session and goes to /login", async ({

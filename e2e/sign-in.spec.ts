@@ -6,6 +6,7 @@ test.describe("client sign-in at /login", () => {
   test("a client signs in and lands on the user shell", async ({ page }) => {
     await page.goto("/login");
     await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+    await expect(page).toHaveTitle("Sign in · Meridian Client Portal");
     await submitSignIn(page, accounts.client);
     await expect(page).toHaveURL("/");
     await expect(page.getByRole("button", { name: "Open account menu" })).toContainText(accounts.client.name);

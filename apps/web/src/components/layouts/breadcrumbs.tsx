@@ -2,6 +2,7 @@ import { Link, useMatches } from "react-router";
 import type { Params } from "react-router";
 
 import { ChevronRightIcon } from "../ui/icons";
+import { PageTitle } from "../ui/page-title";
 
 /** Put on a route's `handle` to give it a breadcrumb entry. */
 export type TCrumbHandle = { crumb: string | ((params: Params) => string) };
@@ -10,7 +11,7 @@ function isCrumbHandle(handle: unknown): handle is TCrumbHandle {
   return typeof handle === "object" && handle !== null && "crumb" in handle;
 }
 
-/** The trail of the matched routes that declare a crumb; the last entry is the current page. */
+/** The trail of the matched routes that declare a crumb; the last entry is the current page (and the title). */
 export function Breadcrumbs() {
   const crumbs = useMatches().flatMap((match) => {
     if (!isCrumbHandle(match.handle)) return [];
@@ -20,8 +21,10 @@ export function Breadcrumbs() {
     ];
   });
 
+  const current = crumbs.at(-1);
   return (
     <nav aria-label="Breadcrumb" className="min-w-0">
+      {current ? <PageTitle title={current.label} /> : null}
       <ol className="flex min-w-0 items-center gap-1.5 text-sm">
         {crumbs.map((crumb, index) => {
           const last = index === crumbs.length - 1;

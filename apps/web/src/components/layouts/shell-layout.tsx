@@ -33,6 +33,12 @@ export function ShellLayout({ homeTo, sidebar, headerEnd, children }: TShellLayo
 
   return (
     <div className="flex min-h-dvh bg-slate-50">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 text-sm font-semibold text-navy-900 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to main content
+      </a>
       {/* Keeps the page from shifting while the open sidebar overlays it on phones. */}
       <div aria-hidden="true" className={cn("w-16 shrink-0 md:hidden", !open && "hidden")} />
       <aside

@@ -3,8 +3,9 @@ import type { ComponentProps, ReactNode } from "react";
 
 import { cn } from "./cn";
 
-const controlClasses =
-  "block w-full rounded-lg border bg-white px-3.5 text-base text-slate-900 shadow-sm transition-colors placeholder:text-slate-400 focus:border-emerald-500 focus:outline-none focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-emerald-500 sm:text-sm";
+/** Classes of a text-like form control; exported for inputs that are not wrapped in TextField. */
+export const controlClasses =
+  "block w-full rounded-lg border bg-white px-3.5 text-base text-slate-900 shadow-sm transition-colors placeholder:text-slate-400 focus:border-emerald-600 focus:ring-3 focus:ring-emerald-500/30 focus:outline-none sm:text-sm";
 
 type TFieldShellProps = {
   label: string;

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 
 import { ShieldIcon } from "@/components/ui/icons";
+import { PageTitle } from "@/components/ui/page-title";
 
 import { isAdmin } from "@/lib/roles";
 import { clearSession } from "@/lib/session";
@@ -37,6 +38,7 @@ export function AdminLoginScreen() {
 
   return (
     <AuthLayout tagline="Administration for clients, advisors and workbooks.">
+      <PageTitle title="Admin Login" />
       <div className="space-y-6">
         <header className="space-y-3 text-center">
           <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-navy-50 text-navy-800">

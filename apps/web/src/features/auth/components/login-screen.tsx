@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from "react-router";
 
 import { cn } from "@/components/ui/cn";
 import { FormMessage } from "@/components/ui/form-message";
+import { PageTitle } from "@/components/ui/page-title";
 
 import { useConfig } from "../api/get-config";
 import { isAdmin } from "@/lib/roles";
@@ -67,6 +68,7 @@ export function LoginScreen() {
 
   return (
     <AuthLayout>
+      <PageTitle title={activeMode === "sign-in" ? "Sign in" : "Create Account"} />
       <div className="space-y-6">
         <header className="space-y-1.5 text-center">
           <h1 className="text-2xl font-semibold tracking-tight text-navy-950">Welcome Back</h1>

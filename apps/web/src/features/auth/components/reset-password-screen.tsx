@@ -10,6 +10,7 @@ import type { TResetPassword } from "@portal/contracts";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
+import { PageTitle } from "@/components/ui/page-title";
 import { AppRequestError, getErrorMessage } from "@/lib/errors";
 
 import { useRequestPasswordReset } from "../api/request-password-reset";
@@ -132,6 +133,7 @@ export function ResetPasswordScreen() {
 
   return (
     <AuthLayout>
+      <PageTitle title="Reset your password" />
       <div className="space-y-6">
         <header className="space-y-1.5 text-center">
           <h1 className="text-2xl font-semibold tracking-tight text-navy-950">Reset your password</h1>

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 
 import { Logo } from "@/components/brand/logo";
 import { ArrowLeftIcon } from "@/components/ui/icons";
+import { PageTitle } from "@/components/ui/page-title";
 
 type TLegalPageProps = {
   title: string;
@@ -14,6 +15,7 @@ type TLegalPageProps = {
 export function LegalPage({ title, updated, children }: TLegalPageProps) {
   return (
     <div className="min-h-dvh bg-slate-50">
+      <PageTitle title={title} />
       <header className="bg-login">
         <div className="mx-auto flex max-w-3xl items-center justify-between gap-4 px-5 py-6 sm:px-8">
           <Link to="/login" className="rounded-lg" aria-label="Meridian Tax & Wealth: sign-in">

@@ -3,6 +3,8 @@ import type { FormEvent, ReactNode } from "react";
 
 import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { controlClasses } from "@/components/ui/field";
 import { PencilIcon } from "@/components/ui/icons";
 
 import { useUpdateUserName } from "../api/update-user";
@@ -49,7 +51,7 @@ function NameEditor({ name, onDone }: { name: string; onDone: () => void }) {
           maxLength={200}
           // The editor opens on request (Edit), so moving focus into it is expected.
           autoFocus
-          className="block h-11 w-full rounded-lg border border-slate-300 px-3.5 text-base shadow-sm focus:border-emerald-500 focus:outline-none focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-emerald-500 sm:text-sm"
+          className={cn(controlClasses, "h-11 border-slate-300")}
         />
       </div>
       <div className="flex gap-2">
