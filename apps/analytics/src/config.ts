@@ -26,7 +26,10 @@ export const ZAnalyticsEnvSchema = z
     ANALYTICS_ALLOWED_PARENT_ORIGINS: z.string().optional(),
     PUBLIC_URL: z.url().optional(),
     DATA_DIR: z.string().min(1).default("./data"),
-    ANALYTICS_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+    ANALYTICS_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
     ANALYTICS_DEMO_SIZE: z.string().default("small"),
     ANALYTICS_DEMO_SEED: z.coerce.number().int().optional(),
     ANALYTICS_DEMO_AS_OF: z
@@ -41,7 +44,9 @@ export const ZAnalyticsEnvSchema = z
     ANALYTICS_EMBED_SECRET: z.string().min(32).optional(),
     ANALYTICS_API_CLIENT_ID: z.string().min(8).optional(),
     ANALYTICS_API_CLIENT_SECRET: z.string().min(32).optional(),
-    ANALYTICS_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    ANALYTICS_LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      .default("info"),
   })
   .superRefine((env, ctx) => {
     const embed = [env.ANALYTICS_EMBED_CLIENT_ID, env.ANALYTICS_EMBED_SECRET];
@@ -50,7 +55,8 @@ export const ZAnalyticsEnvSchema = z
       ["ANALYTICS_EMBED_CLIENT_ID and ANALYTICS_EMBED_SECRET", embed],
       ["ANALYTICS_API_CLIENT_ID and ANALYTICS_API_CLIENT_SECRET", api],
     ] as const) {
-      if (pair.filter(Boolean).length === 1) ctx.addIssue({ code: "custom", message: `set both ${name}, or neither` });
+      if (pair.filter(Boolean).length === 1)
+        ctx.addIssue({ code: "custom", message: `set both ${name}, or neither` });
     }
     try {
       parseDemoSize(env.ANALYTICS_DEMO_SIZE);
@@ -89,9 +95,15 @@ export async function loadAnalyticsConfig(env: NodeJS.ProcessEnv = process.env):
   const e = parsed.data;
   const originsRaw = e.ANALYTICS_ALLOWED_PARENT_ORIGINS ?? e.PUBLIC_URL ?? "http://127.0.0.1:3000";
   const origins: string[] = [];
-  for (const part of originsRaw.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of originsRaw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const o = origin.safeParse(part);
-    if (!o.success) throw new ConfigError(`Invalid analytics server configuration:\n  - ANALYTICS_ALLOWED_PARENT_ORIGINS: ${part} is not an origin`);
+    if (!o.success)
+      throw new ConfigError(
+        `Invalid analytics server configuration:\n  - ANALYTICS_ALLOWED_PARENT_ORIGINS: ${part} is not an origin`,
+      );
     origins.push(o.data);
   }
   const dataDir = path.resolve(e.DATA_DIR);
@@ -105,7 +117,11 @@ export async function loadAnalyticsConfig(env: NodeJS.ProcessEnv = process.env):
     allowedParentOrigins: origins,
     dataDir,
     databaseUrl: e.ANALYTICS_DATABASE_URL,
-    demo: { size: parseDemoSize(e.ANALYTICS_DEMO_SIZE), seed: e.ANALYTICS_DEMO_SEED, asOf: e.ANALYTICS_DEMO_AS_OF },
+    demo: {
+      size: parseDemoSize(e.ANALYTICS_DEMO_SIZE),
+      seed: e.ANALYTICS_DEMO_SEED,
+      asOf: e.ANALYTICS_DEMO_AS_OF,
+    },
     readerRole: e.ANALYTICS_READER_ROLE,
     embedClients: [
       e.ANALYTICS_EMBED_CLIENT_ID && e.ANALYTICS_EMBED_SECRET

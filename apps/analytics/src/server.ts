@@ -45,7 +45,10 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** Everything but the HTTP listener: database, migrations, row security, demo data, catalogue, routes. */
 export async function buildAnalyticsApp(options: StartAnalyticsServerOptions = {}) {
-  const config: AnalyticsConfig = { ...(await loadAnalyticsConfig(options.env ?? process.env)), ...options.config };
+  const config: AnalyticsConfig = {
+    ...(await loadAnalyticsConfig(options.env ?? process.env)),
+    ...options.config,
+  };
   const app = Fastify({
     logger:
       options.logger === false || config.logLevel === "silent"
@@ -118,7 +121,9 @@ export async function buildAnalyticsApp(options: StartAnalyticsServerOptions = {
 }
 
 /** Starts the built-in analytics server (the embedded default of the BI service). */
-export async function startAnalyticsServer(options: StartAnalyticsServerOptions = {}): Promise<AnalyticsServer> {
+export async function startAnalyticsServer(
+  options: StartAnalyticsServerOptions = {},
+): Promise<AnalyticsServer> {
   const { app, config, db, demo, ownsDb } = await buildAnalyticsApp(options);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

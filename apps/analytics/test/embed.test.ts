@@ -42,8 +42,14 @@ function claims(overrides: Record<string, unknown> = {}) {
   };
 }
 
-async function sign(payload: Record<string, unknown>, secret = EMBED_CLIENT.secret, kid = EMBED_CLIENT.clientId) {
-  return new SignJWT(payload).setProtectedHeader({ alg: "HS256", kid }).sign(new TextEncoder().encode(secret));
+async function sign(
+  payload: Record<string, unknown>,
+  secret = EMBED_CLIENT.secret,
+  kid = EMBED_CLIENT.clientId,
+) {
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: "HS256", kid })
+    .sign(new TextEncoder().encode(secret));
 }
 
 function urlFor(token: string, workbookName = PORTFOLIO!.workbookName) {
@@ -59,13 +65,17 @@ async function open(url: string) {
 
 describe("embed URL verification", () => {
   it("opens a freshly minted URL once; the same URL fails with EINVAL, also after a restart", async () => {
-    const { url } = await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!), { ui: { theme: "Dark" } });
+    const { url } = await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!), {
+      ui: { theme: "Dark" },
+    });
     const first = await open(url);
     expect(first.res.status).toBe(200);
     expect(first.code).toBeUndefined();
     expect(first.html).toContain('id="embed-boot"');
     expect(first.html).toContain('data-theme="dark"');
-    expect(first.res.headers.get("content-security-policy")).toContain("frame-ancestors http://127.0.0.1:3000");
+    expect(first.res.headers.get("content-security-policy")).toContain(
+      "frame-ancestors http://127.0.0.1:3000",
+    );
     expect(first.res.headers.get("cache-control")).toBe("no-store");
     expect(first.html).not.toContain("select ");
 
@@ -122,7 +132,9 @@ describe("embed URL verification", () => {
     expect(denied.res.status).toBe(403);
     expect(denied.html).toContain('"code":"EACCES"');
 
-    const missing = await open((await mint(t.server, "Nothing-Here-AAAAAAAAAAAAAAAAAAAAAA", onlyPortfolio)).url);
+    const missing = await open(
+      (await mint(t.server, "Nothing-Here-AAAAAAAAAAAAAAAAAAAAAA", onlyPortfolio)).url,
+    );
     expect(missing.code).toBe("ENOENT");
   });
 
@@ -133,15 +145,26 @@ describe("embed URL verification", () => {
       clientSecret: API_CLIENT.secret,
     });
     const email = "new.person@example.com";
-    const user = { ...clientUser(CLIENT_A!, [PORTFOLIO!.teamName, INCOME!.teamName]), email, firstName: "New", lastName: "Person" };
+    const user = {
+      ...clientUser(CLIENT_A!, [PORTFOLIO!.teamName, INCOME!.teamName]),
+      email,
+      firstName: "New",
+      lastName: "Person",
+    };
     expect((await open((await mint(t.server, PORTFOLIO!.workbookName, user)).url)).res.status).toBe(200);
     const member = await api.findMemberByEmail(email);
-    expect(member).toMatchObject({ firstName: "New", lastName: "Person", memberType: "View", userKind: "embed" });
+    expect(member).toMatchObject({
+      firstName: "New",
+      lastName: "Person",
+      memberType: "View",
+      userKind: "embed",
+    });
     const teamsOf = async () => {
       const teams = await api.listTeams();
       const out: string[] = [];
       for (const team of teams) {
-        if ((await api.listTeamMembers(team.teamId)).some((m) => m.memberId === member!.memberId)) out.push(team.name);
+        if ((await api.listTeamMembers(team.teamId)).some((m) => m.memberId === member!.memberId))
+          out.push(team.name);
       }
       return out.sort();
     };
@@ -163,8 +186,9 @@ describe("embed URL verification", () => {
     });
     const user = { ...clientUser(CLIENT_B!), email: "leaving@example.com" };
     const page = await open((await mint(t.server, PORTFOLIO!.workbookName, user)).url);
-    const sessionToken = (JSON.parse(/id="embed-boot">(.*?)<\/script>/s.exec(page.html)![1]!) as { sessionToken: string })
-      .sessionToken;
+    const sessionToken = (
+      JSON.parse(/id="embed-boot">(.*?)<\/script>/s.exec(page.html)![1]!) as { sessionToken: string }
+    ).sessionToken;
     const query = () =>
       fetch(`${t.server.embedBaseUrl}/api/embed/query`, {
         method: "POST",
@@ -182,7 +206,10 @@ describe("embed URL verification", () => {
   it("refuses the data endpoint without a valid session", async () => {
     const res = await fetch(`${t.server.embedBaseUrl}/api/embed/query`, {
       method: "POST",
-      headers: { authorization: "Bearer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "content-type": "application/json" },
+      headers: {
+        authorization: "Bearer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "content-type": "application/json",
+      },
       body: "{}",
     });
     expect(res.status).toBe(401);

@@ -53,7 +53,9 @@ export interface TestServer {
 }
 
 /** Starts the analytics server on a free port over a tiny demo data set. */
-export async function startTestServer(options: { allowedParentOrigins?: string[] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { allowedParentOrigins?: string[] } = {},
+): Promise<TestServer> {
   const { db, cleanup } = await openTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), "analytics-test-"));
   const start = () =>
@@ -96,7 +98,10 @@ export { DEMO_EMPLOYEE };
 
 type User = TMintEmbedUrlOptions["user"];
 
-export function clientUser(client: (typeof DEMO_CLIENTS)[number], teams: string[] = DEMO_WORKBOOKS.map((w) => w.teamName)): User {
+export function clientUser(
+  client: (typeof DEMO_CLIENTS)[number],
+  teams: string[] = DEMO_WORKBOOKS.map((w) => w.teamName),
+): User {
   return {
     email: client.email,
     firstName: client.firstName,

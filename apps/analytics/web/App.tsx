@@ -1,21 +1,43 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { EmbedBoot } from "../src/embed/boot.ts";
 import type { QueryResult, ResolvedControl } from "../src/workbooks/run.ts";
-import type { TElement } from "../src/workbooks/schema.ts";
+import type { TPublicElement } from "../src/workbooks/schema.ts";
 import { Chart, type ChartTheme } from "./Chart.tsx";
 import { formatValue } from "./format.ts";
 import { createMessenger } from "./messages.ts";
 import { Table } from "./Table.tsx";
 
 const THEMES: Record<EmbedBoot["theme"], ChartTheme> = {
-  light: { text: "#1f2933", muted: "#52606d", grid: "#e4e7eb", palette: ["#2563eb", "#f59e0b", "#10b981", "#8b5cf6", "#ef4444", "#0ea5e9"] },
-  surface: { text: "#1f2933", muted: "#52606d", grid: "#dde3ea", palette: ["#1d4ed8", "#d97706", "#059669", "#7c3aed", "#dc2626", "#0284c7"] },
-  dark: { text: "#e6e8eb", muted: "#9aa5b1", grid: "#323f4b", palette: ["#60a5fa", "#fbbf24", "#34d399", "#a78bfa", "#f87171", "#38bdf8"] },
+  light: {
+    text: "#1f2933",
+    muted: "#52606d",
+    grid: "#e4e7eb",
+    palette: ["#2563eb", "#f59e0b", "#10b981", "#8b5cf6", "#ef4444", "#0ea5e9"],
+  },
+  surface: {
+    text: "#1f2933",
+    muted: "#52606d",
+    grid: "#dde3ea",
+    palette: ["#1d4ed8", "#d97706", "#059669", "#7c3aed", "#dc2626", "#0284c7"],
+  },
+  dark: {
+    text: "#e6e8eb",
+    muted: "#9aa5b1",
+    grid: "#323f4b",
+    palette: ["#60a5fa", "#fbbf24", "#34d399", "#a78bfa", "#f87171", "#38bdf8"],
+  },
 };
 
-type Status = { kind: "loading" } | { kind: "ready"; result: QueryResult } | { kind: "error"; message: string };
+type Status =
+  { kind: "loading" } | { kind: "ready"; result: QueryResult } | { kind: "error"; message: string };
 
-function Kpi({ element, row }: { element: Extract<TElement, { type: "kpi" }>; row: Record<string, unknown> | undefined }) {
+function Kpi({
+  element,
+  row,
+}: {
+  element: Extract<TPublicElement, { type: "kpi" }>;
+  row: Record<string, unknown> | undefined;
+}) {
   const delta = element.delta && row ? row[element.delta.field] : undefined;
   const deltaNum = typeof delta === "number" ? delta : undefined;
   return (
@@ -38,7 +60,9 @@ function Kpi({ element, row }: { element: Extract<TElement, { type: "kpi" }>; ro
           ))}
         </dl>
       )}
-      {element.caption && row?.[element.caption] !== undefined && <p className="wb-kpi-caption">{String(row[element.caption])}</p>}
+      {element.caption && row?.[element.caption] !== undefined && (
+        <p className="wb-kpi-caption">{String(row[element.caption])}</p>
+      )}
     </div>
   );
 }
@@ -50,7 +74,11 @@ function DateRange({ control, onChange }: { control: ResolvedControl; onChange: 
   return (
     <fieldset className="wb-control wb-daterange">
       <legend>{control.label}</legend>
-      <select aria-label={`${control.label} preset`} value="" onChange={(e) => e.target.value && onChange(e.target.value)}>
+      <select
+        aria-label={`${control.label} preset`}
+        value=""
+        onChange={(e) => e.target.value && onChange(e.target.value)}
+      >
         <option value="">Preset…</option>
         <option value="mtd">Month to date</option>
         <option value="qtd">Quarter to date</option>
@@ -110,7 +138,9 @@ export function App({ boot }: { boot: EmbedBoot }) {
         const result = (await res.json()) as QueryResult;
         if (seq !== requestSeq.current) return;
         const p = boot.workbook.pages.find((x) => x.id === page) ?? boot.workbook.pages[0];
-        pendingCharts.current = p ? p.elements.filter((e) => e.type !== "kpi" && e.type !== "table").length : 0;
+        pendingCharts.current = p
+          ? p.elements.filter((e) => e.type !== "kpi" && e.type !== "table").length
+          : 0;
         dataPosted.current = -1;
         currentVariables.current = result.variables;
         setStatus({ kind: "ready", result: { ...result, seq } as QueryResult & { seq: number } });
@@ -121,7 +151,11 @@ export function App({ boot }: { boot: EmbedBoot }) {
       } catch {
         if (seq !== requestSeq.current) return;
         setStatus({ kind: "error", message: "The workbook could not be reached." });
-        messenger.post({ type: "workbook:error", code: "EINVAL", message: "The workbook could not be reached." });
+        messenger.post({
+          type: "workbook:error",
+          code: "EINVAL",
+          message: "The workbook could not be reached.",
+        });
       }
     },
     [boot, messenger],
@@ -156,7 +190,11 @@ export function App({ boot }: { boot: EmbedBoot }) {
   useEffect(
     () =>
       messenger.listen((data) => {
-        if (data.type === "workbook:variables:update" && typeof data.variables === "object" && data.variables) {
+        if (
+          data.type === "workbook:variables:update" &&
+          typeof data.variables === "object" &&
+          data.variables
+        ) {
           const updates: Record<string, string> = {};
           for (const [k, v] of Object.entries(data.variables as Record<string, unknown>)) {
             if (boot.workbook.controls.some((c) => c.id === k) && typeof v === "string") updates[k] = v;
@@ -200,7 +238,12 @@ export function App({ boot }: { boot: EmbedBoot }) {
           {boot.workbook.pages.length > 1 && (
             <nav aria-label="Pages" className="wb-tabs">
               {boot.workbook.pages.map((p) => (
-                <button key={p.id} type="button" aria-current={p.id === pageId ? "page" : undefined} onClick={() => setPageId(p.id)}>
+                <button
+                  key={p.id}
+                  type="button"
+                  aria-current={p.id === pageId ? "page" : undefined}
+                  onClick={() => setPageId(p.id)}
+                >
                   {p.title}
                 </button>
               ))}
@@ -218,7 +261,11 @@ export function App({ boot }: { boot: EmbedBoot }) {
               ) : (
                 <label key={c.id} className="wb-control">
                   <span>{c.label}</span>
-                  <select value={c.value} onChange={(e) => change({ [c.id]: e.target.value })} data-control-id={c.id}>
+                  <select
+                    value={c.value}
+                    onChange={(e) => change({ [c.id]: e.target.value })}
+                    data-control-id={c.id}
+                  >
                     {c.options.map((o) => (
                       <option key={o.value} value={o.value}>
                         {o.label}
@@ -257,7 +304,11 @@ export function App({ boot }: { boot: EmbedBoot }) {
                 </p>
               )}
               {!data ? (
-                <div className="wb-skeleton" style={{ minHeight: e.type === "kpi" ? 64 : (e.height ?? 240) }} aria-hidden="true" />
+                <div
+                  className="wb-skeleton"
+                  style={{ minHeight: e.type === "kpi" ? 64 : (e.height ?? 240) }}
+                  aria-hidden="true"
+                />
               ) : data.error ? (
                 <p className="wb-element-error">{data.error}</p>
               ) : e.type === "kpi" ? (

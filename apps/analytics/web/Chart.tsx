@@ -3,12 +3,21 @@ import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 
 import * as echarts from "echarts/core";
 import { SVGRenderer } from "echarts/renderers";
 import { useEffect, useRef } from "react";
-import type { TElement } from "../src/workbooks/schema.ts";
+import type { TPublicElement } from "../src/workbooks/schema.ts";
 import { formatAxis, formatValue } from "./format.ts";
 
-echarts.use([BarChart, LineChart, PieChart, GridComponent, TooltipComponent, LegendComponent, AriaComponent, SVGRenderer]);
+echarts.use([
+  BarChart,
+  LineChart,
+  PieChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  AriaComponent,
+  SVGRenderer,
+]);
 
-type ChartElement = Extract<TElement, { type: "line" | "area" | "bar" | "pie" }>;
+type ChartElement = Extract<TPublicElement, { type: "line" | "area" | "bar" | "pie" }>;
 type Row = Record<string, unknown>;
 
 export interface ChartTheme {
@@ -42,11 +51,18 @@ export function describeChart(element: ChartElement, rows: Row[]): string {
     })
     .join(". ");
   const span =
-    rows.length > 12 ? ` ${rows.length} points from ${formatValue(first[element.x], element.xFormat)} to ${formatValue(last[element.x], element.xFormat)}.` : "";
+    rows.length > 12
+      ? ` ${rows.length} points from ${formatValue(first[element.x], element.xFormat)} to ${formatValue(last[element.x], element.xFormat)}.`
+      : "";
   return `${element.title}.${span} ${series}.`;
 }
 
-function buildOption(element: ChartElement, rows: Row[], theme: ChartTheme, description: string): echarts.EChartsCoreOption {
+function buildOption(
+  element: ChartElement,
+  rows: Row[],
+  theme: ChartTheme,
+  description: string,
+): echarts.EChartsCoreOption {
   const common = {
     animation: false,
     color: theme.palette,

@@ -1,8 +1,8 @@
 import { useMemo, useState } from "react";
-import type { TElement } from "../src/workbooks/schema.ts";
+import type { TPublicElement } from "../src/workbooks/schema.ts";
 import { formatValue } from "./format.ts";
 
-type TableElement = Extract<TElement, { type: "table" }>;
+type TableElement = Extract<TPublicElement, { type: "table" }>;
 type Row = Record<string, unknown>;
 
 function compare(a: unknown, b: unknown): number {
@@ -15,7 +15,9 @@ function compare(a: unknown, b: unknown): number {
 
 /** A real, sortable table: column headers are buttons and carry aria-sort. */
 export function Table({ element, rows }: { element: TableElement; rows: Row[] }) {
-  const [sort, setSort] = useState(element.sort ?? { field: element.columns[0]?.field ?? "", direction: "asc" as const });
+  const [sort, setSort] = useState(
+    element.sort ?? { field: element.columns[0]?.field ?? "", direction: "asc" as const },
+  );
   const sorted = useMemo(() => {
     const out = [...rows];
     out.sort((x, y) => (sort.direction === "asc" ? 1 : -1) * compare(x[sort.field], y[sort.field]));
@@ -29,7 +31,8 @@ export function Table({ element, rows }: { element: TableElement; rows: Row[] })
         <caption className="wb-visually-hidden">
           {element.title}
           {element.description ? `. ${element.description}` : ""} Sorted by{" "}
-          {element.columns.find((c) => c.field === sort.field)?.label}, {sort.direction === "asc" ? "ascending" : "descending"}.
+          {element.columns.find((c) => c.field === sort.field)?.label},{" "}
+          {sort.direction === "asc" ? "ascending" : "descending"}.
         </caption>
         <thead>
           <tr>
@@ -47,7 +50,14 @@ export function Table({ element, rows }: { element: TableElement; rows: Row[] })
                     onClick={() =>
                       setSort({
                         field: c.field,
-                        direction: active && sort.direction === "desc" ? "asc" : active ? "desc" : numeric(c.format) ? "desc" : "asc",
+                        direction:
+                          active && sort.direction === "desc"
+                            ? "asc"
+                            : active
+                              ? "desc"
+                              : numeric(c.format)
+                                ? "desc"
+                                : "asc",
                       })
                     }
                   >
@@ -73,9 +83,21 @@ export function Table({ element, rows }: { element: TableElement; rows: Row[] })
               <tr key={i}>
                 {element.columns.map((c) => {
                   const v = r[c.field];
-                  const sign = c.signed && typeof v === "number" ? (v > 0.005 ? "wb-pos" : v < -0.005 ? "wb-neg" : "") : "";
+                  const sign =
+                    c.signed && typeof v === "number"
+                      ? v > 0.005
+                        ? "wb-pos"
+                        : v < -0.005
+                          ? "wb-neg"
+                          : ""
+                      : "";
                   return (
-                    <td key={c.field} className={[numeric(c.format) ? "wb-num" : "", sign].filter(Boolean).join(" ") || undefined}>
+                    <td
+                      key={c.field}
+                      className={
+                        [numeric(c.format) ? "wb-num" : "", sign].filter(Boolean).join(" ") || undefined
+                      }
+                    >
                       {formatValue(v, c.format)}
                     </td>
                   );

@@ -19,7 +19,11 @@ export interface Database extends Queryable {
   /** Runs `fn` in a transaction; commits unless `fn` throws or `rollbackOnly` is set. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { rollbackOnly?: boolean }): Promise<T>;
   /** Bulk load CSV text chunks with COPY. */
-  copyCsv(table: string, columns: readonly string[], chunks: AsyncIterable<string> | Iterable<string>): Promise<void>;
+  copyCsv(
+    table: string,
+    columns: readonly string[],
+    chunks: AsyncIterable<string> | Iterable<string>,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,25 +92,34 @@ class PgliteDatabase implements Database {
   }
 }
 
+/** pg's typings lack `queryMode`; it forces the extended protocol (one statement per call). */
+function extended(text: string, params: readonly unknown[]): pg.QueryConfig {
+  return { text, values: [...params], queryMode: "extended" } as pg.QueryConfig;
+}
+
 class PostgresDatabase implements Database {
   readonly kind = "postgres" as const;
   constructor(private readonly pool: pg.Pool) {}
 
   async query<T = Row>(sql: string, params: readonly unknown[] = []) {
-    const res = await this.pool.query(sql, [...params]);
+    // Always the extended protocol: exactly one statement per call, even without parameters.
+    const res = await this.pool.query(extended(sql, params));
     return { rows: res.rows as T[] };
   }
   async exec(sql: string) {
     await this.pool.query(sql);
   }
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>, options: { rollbackOnly?: boolean } = {}): Promise<T> {
+  async transaction<T>(
+    fn: (tx: Queryable) => Promise<T>,
+    options: { rollbackOnly?: boolean } = {},
+  ): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
     try {
       await client.query("BEGIN");
       const q: Queryable = {
         query: async <R = Row>(sql: string, params: readonly unknown[] = []) => ({
-          rows: (await client.query(sql, [...params])).rows as R[],
+          rows: (await client.query(extended(sql, params))).rows as R[],
         }),
         exec: async (sql: string) => {
           await client.query(sql);
@@ -131,7 +144,9 @@ class PostgresDatabase implements Database {
     assertIdentifierList(table, columns);
     const client = await this.pool.connect();
     try {
-      const stream = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN WITH (FORMAT csv)`));
+      const stream = client.query(
+        copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN WITH (FORMAT csv)`),
+      );
       await pipeline(Readable.from(chunks), stream);
     } finally {
       client.release();

@@ -101,7 +101,9 @@ export async function migrate(db: Database): Promise<void> {
     await db.transaction(async (tx) => {
       // Serialise concurrent boots against one database.
       await tx.query("select pg_advisory_xact_lock(7310001)");
-      const done = await tx.query("select 1 from analytics.schema_migrations where version = $1", [m.version]);
+      const done = await tx.query("select 1 from analytics.schema_migrations where version = $1", [
+        m.version,
+      ]);
       if (done.rows.length > 0) return;
       await tx.exec(m.sql);
       await tx.query("insert into analytics.schema_migrations (version) values ($1)", [m.version]);

@@ -45,6 +45,17 @@ export async function installRowSecurity(db: Database, readerRole: string): Prom
     grant usage on schema rls to ${role};
     grant execute on function rls.client_ids() to ${role};
   `);
+  // The connection's own user may switch roles (it must, to become the reader), so a statement running as the
+  // reader could switch back with set_config('role', ...). Nobody but superusers may call set_config here;
+  // the server itself only uses SET LOCAL statements.
+  try {
+    await db.exec(`revoke execute on function pg_catalog.set_config(text, text, boolean) from public;`);
+  } catch (error) {
+    throw new Error(
+      "The analytics database user must be able to revoke EXECUTE on pg_catalog.set_config from PUBLIC " +
+        `(a superuser, in a database used only by the analytics server): ${(error as Error).message}`,
+    );
+  }
   const unsafe = await db.query<{ rolsuper: boolean; rolbypassrls: boolean; memberships: number }>(
     `select r.rolsuper, r.rolbypassrls,
             (select count(*) from pg_auth_members m where m.member = r.oid) as memberships
@@ -84,11 +95,23 @@ export function withClientScope<T>(
   const timeout = Math.max(1, Math.floor(options.statementTimeoutMs ?? 10_000));
   return db.transaction(
     async (tx) => {
-      await tx.query("insert into rls.request_context (txid, client_ids) values (txid_current(), $1::text[])", [
-        [...clientIds],
-      ]);
-      await tx.exec(`set local role ${role}; set transaction read only; set local statement_timeout = ${timeout}`);
-      return fn(tx);
+      await tx.query(
+        "insert into rls.request_context (txid, client_ids) values (txid_current(), $1::text[])",
+        [[...clientIds]],
+      );
+      await tx.exec(`set transaction read only; set local statement_timeout = ${timeout}`);
+      // The role is set again before every statement, so no statement can leave a different one for the next.
+      const reader: Queryable = {
+        query: async (sql, params) => {
+          await tx.exec(`set local role ${role}`);
+          return tx.query(sql, params);
+        },
+        exec: async (sql) => {
+          await tx.exec(`set local role ${role}`);
+          await tx.exec(sql);
+        },
+      };
+      return fn(reader);
     },
     { rollbackOnly: true },
   );

@@ -16,7 +16,12 @@ export function isoOf(day: Day): string {
 
 export function parts(day: Day): { year: number; month: number; dom: number; weekday: number } {
   const d = new Date(day * MS_PER_DAY);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, dom: d.getUTCDate(), weekday: d.getUTCDay() };
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    dom: d.getUTCDate(),
+    weekday: d.getUTCDay(),
+  };
 }
 
 export function isBusinessDay(day: Day): boolean {
@@ -35,7 +40,8 @@ export function businessDayOnOrBefore(day: Day): Day {
 export function addYears(day: Day, years: number): Day {
   const { year, month, dom } = parts(day);
   const target = new Date(Date.UTC(year + years, month - 1, dom));
-  if (target.getUTCMonth() !== month - 1) return Math.round(Date.UTC(year + years, month - 1, 28) / MS_PER_DAY);
+  if (target.getUTCMonth() !== month - 1)
+    return Math.round(Date.UTC(year + years, month - 1, 28) / MS_PER_DAY);
   return Math.round(target.getTime() / MS_PER_DAY);
 }
 

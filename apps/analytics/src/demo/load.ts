@@ -18,7 +18,8 @@ export const DEMO_SIZE_PRESETS = {
   large: { transactions: 10_000_000 },
 } as const;
 
-export type DemoSize = { clients: number; transactions?: undefined } | { transactions: number; clients?: undefined };
+export type DemoSize =
+  { clients: number; transactions?: undefined } | { transactions: number; clients?: undefined };
 
 /** Parses the size knob: a preset name, a number of clients, or `<n>tx` for a number of transactions. */
 export function parseDemoSize(value: string): DemoSize {
@@ -27,7 +28,9 @@ export function parseDemoSize(value: string): DemoSize {
   const tx = /^(\d+)(k|m)?tx$/.exec(v);
   if (tx) return { transactions: Number(tx[1]) * (tx[2] === "m" ? 1_000_000 : tx[2] === "k" ? 1_000 : 1) };
   if (/^\d+$/.test(v) && Number(v) >= 2) return { clients: Number(v) };
-  throw new Error(`ANALYTICS_DEMO_SIZE must be tiny, small, medium, large, a number of clients (>= 2) or <n>tx`);
+  throw new Error(
+    `ANALYTICS_DEMO_SIZE must be tiny, small, medium, large, a number of clients (>= 2) or <n>tx`,
+  );
 }
 
 export interface DemoDataOptions {
@@ -72,12 +75,21 @@ export async function readDemoMeta(db: Database): Promise<DemoMeta | undefined> 
 }
 
 /** Generates the demo data unless the database already holds the same seed, size, version and as-of date. */
-export async function ensureDemoData(db: Database, options: DemoDataOptions): Promise<DemoMeta & { generated: boolean }> {
+export async function ensureDemoData(
+  db: Database,
+  options: DemoDataOptions,
+): Promise<DemoMeta & { generated: boolean }> {
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
   const asOf = options.asOf ?? defaultAsOf();
   const size = JSON.stringify(options.size);
   const meta = await readDemoMeta(db);
-  if (meta && meta.seed === seed && meta.asOf === asOf && meta.size === size && meta.generatorVersion === GENERATOR_VERSION) {
+  if (
+    meta &&
+    meta.seed === seed &&
+    meta.asOf === asOf &&
+    meta.size === size &&
+    meta.generatorVersion === GENERATOR_VERSION
+  ) {
     return { ...meta, generated: false };
   }
   return { ...(await generateDemoData(db, { ...options, seed, asOf })), generated: true };
@@ -232,22 +244,43 @@ export async function generateDemoData(
   const market = generateMarket(options.seed, options.asOf, years);
   await db.exec(CREATE_TABLES);
 
-  await db.copyCsv("demo.asset_classes", ["asset_class", "name", "sort_order"], csvLines(ASSET_CLASSES, (a) => `${a.id},${a.name},${a.sort}\n`));
+  await db.copyCsv(
+    "demo.asset_classes",
+    ["asset_class", "name", "sort_order"],
+    csvLines(ASSET_CLASSES, (a) => `${a.id},${a.name},${a.sort}\n`),
+  );
   await db.copyCsv(
     "demo.securities",
-    ["security_id", "symbol", "name", "asset_class", "sleeve", "income_type", "dividend_frequency", "distribution_yield"],
+    [
+      "security_id",
+      "symbol",
+      "name",
+      "asset_class",
+      "sleeve",
+      "income_type",
+      "dividend_frequency",
+      "distribution_yield",
+    ],
     csvLines(SECURITIES, (s) => {
       const sl = SLEEVES.find((x) => x.id === s.sleeve);
       if (!sl) throw new Error(`unknown sleeve ${s.sleeve}`);
       return `${s.id},${s.symbol},${s.name},${s.assetClass},${s.sleeve},${sl.incomeType},${sl.frequency},${sl.yield}\n`;
     }),
   );
-  await db.copyCsv("demo.trading_days", ["d"], csvLines(market.calendar, (d) => `${d.iso}\n`));
+  await db.copyCsv(
+    "demo.trading_days",
+    ["d"],
+    csvLines(market.calendar, (d) => `${d.iso}\n`),
+  );
   await db.copyCsv(
     "demo.prices",
     ["security_id", "price_date", "close"],
     csvLines(
-      SECURITIES.flatMap((s) => market.calendar.map((d, i) => [s.id, d.iso, (market.price4[s.id] as Int32Array)[i] as number] as const)),
+      SECURITIES.flatMap((s) =>
+        market.calendar.map(
+          (d, i) => [s.id, d.iso, (market.price4[s.id] as Int32Array)[i] as number] as const,
+        ),
+      ),
       ([id, iso, p4]) => `${id},${iso},${(p4 / 10_000).toFixed(4)}\n`,
     ),
   );
@@ -259,12 +292,20 @@ export async function generateDemoData(
       ([rp, ac, w]) => `${rp},${ac},${w}\n`,
     ),
   );
-  await db.copyCsv("demo.benchmarks", ["benchmark_id", "name"], csvLines(RISK_PROFILES, (rp) => `${rp},${BENCHMARK_NAMES[rp]}\n`));
+  await db.copyCsv(
+    "demo.benchmarks",
+    ["benchmark_id", "name"],
+    csvLines(RISK_PROFILES, (rp) => `${rp},${BENCHMARK_NAMES[rp]}\n`),
+  );
   await db.copyCsv(
     "demo.benchmark_returns",
     ["benchmark_id", "return_date", "daily_return"],
     csvLines(
-      RISK_PROFILES.flatMap((rp) => market.calendar.slice(1).map((d, k) => [rp, d.iso, (market.benchmark[rp] as Float64Array)[k + 1] as number] as const)),
+      RISK_PROFILES.flatMap((rp) =>
+        market.calendar
+          .slice(1)
+          .map((d, k) => [rp, d.iso, (market.benchmark[rp] as Float64Array)[k + 1] as number] as const),
+      ),
       ([rp, iso, r]) => `${rp},${iso},${r}\n`,
     ),
   );
@@ -273,7 +314,9 @@ export async function generateDemoData(
   const batchSize = 200;
   let clients = 0;
   const done = () =>
-    options.size.clients !== undefined ? clients >= options.size.clients : ids.transaction >= options.size.transactions;
+    options.size.clients !== undefined
+      ? clients >= options.size.clients
+      : ids.transaction >= options.size.transactions;
   while (!done()) {
     const batch: ClientRows = {
       households: [],
@@ -292,7 +335,9 @@ export async function generateDemoData(
       clients++;
     }
     for (const t of CLIENT_TABLES) await db.copyCsv(t.table, t.columns, joined(batch[t.key]));
-    log(`demo data: ${clients} clients, ${ids.transaction} transactions (${Math.round((Date.now() - started) / 1000)} s)`);
+    log(
+      `demo data: ${clients} clients, ${ids.transaction} transactions (${Math.round((Date.now() - started) / 1000)} s)`,
+    );
   }
 
   await db.exec(CREATE_INDEXES);
@@ -321,6 +366,8 @@ export async function generateDemoData(
     ],
   );
   await db.exec("analyze");
-  log(`demo data ready: ${clients} clients, ${ids.transaction} transactions in ${Math.round((Date.now() - started) / 1000)} s`);
+  log(
+    `demo data ready: ${clients} clients, ${ids.transaction} transactions in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
   return meta;
 }

@@ -1,6 +1,14 @@
 import { businessCalendar, dayOf, parts, type CalendarDay } from "./calendar.ts";
 import { Prng } from "./prng.ts";
-import { ASSET_CLASSES, CASH_RATE, RISK_PROFILES, SECURITIES, SLEEVES, TARGETS, type RiskProfile } from "./reference.ts";
+import {
+  ASSET_CLASSES,
+  CASH_RATE,
+  RISK_PROFILES,
+  SECURITIES,
+  SLEEVES,
+  TARGETS,
+  type RiskProfile,
+} from "./reference.ts";
 
 const TRADING_DAYS_PER_YEAR = 252;
 const IDIOSYNCRATIC_VOL = 0.02;

@@ -124,7 +124,8 @@ export function clientProfile(seed: number, index: number): ClientProfile {
   const lastName = rng.pick(LAST_NAMES);
   const state = rng.pick(STATES);
   const wealth = Math.min(25_000_000, Math.max(60_000, Math.exp(Math.log(700_000) + 0.9 * rng.normal())));
-  const ordinaryRate = wealth > 3_000_000 ? 0.37 : wealth > 1_000_000 ? rng.pick([0.32, 0.35]) : rng.pick([0.22, 0.24]);
+  const ordinaryRate =
+    wealth > 3_000_000 ? 0.37 : wealth > 1_000_000 ? rng.pick([0.32, 0.35]) : rng.pick([0.22, 0.24]);
   const retiree = rng.chance(0.3);
   const types: AccountType[] = ["taxable"];
   if (rng.chance(0.75)) types.push("ira");
@@ -149,11 +150,20 @@ export function clientProfile(seed: number, index: number): ClientProfile {
     saver: !retiree && rng.chance(0.6),
     retiree,
     ...(rng.chance(0.15)
-      ? { lumpWithdrawal: { month: rng.int(1, 10), dollars: Math.round(wealth * rng.between(0.04, 0.1)), description: "Withdrawal" } }
+      ? {
+          lumpWithdrawal: {
+            month: rng.int(1, 10),
+            dollars: Math.round(wealth * rng.between(0.04, 0.1)),
+            description: "Withdrawal",
+          },
+        }
       : {}),
     accounts: types.map((type, k) => ({
       type,
-      name: type === "taxable" ? rng.pick(["Individual Brokerage", "Joint Brokerage"]) : ACCOUNT_TYPES[type].label,
+      name:
+        type === "taxable"
+          ? rng.pick(["Individual Brokerage", "Joint Brokerage"])
+          : ACCOUNT_TYPES[type].label,
       initialDollars: Math.round((wealth * (weights[k] as number)) / total / 100) * 100,
       openOffsetDays: k > 0 && rng.chance(0.15) ? rng.int(60, 400) : 0,
     })),
@@ -256,7 +266,10 @@ export function simulateClient(
     }
     const active: Record<string, number> = {};
     for (const sl of SLEEVES) active[sl.id] = (SLEEVE_SECURITIES[sl.id] as [number, number])[0];
-    const openIndex = Math.min(cal.length - 1, a.openOffsetDays > 0 ? Math.floor((a.openOffsetDays * 252) / 365) : 0);
+    const openIndex = Math.min(
+      cal.length - 1,
+      a.openOffsetDays > 0 ? Math.floor((a.openOffsetDays * 252) / 365) : 0,
+    );
     return {
       id: `${p.clientId}-${String(k + 1).padStart(2, "0")}`,
       type: a.type,
@@ -290,7 +303,9 @@ export function simulateClient(
   );
   for (const a of accounts) {
     const cfg = p.accounts[accounts.indexOf(a)] as ClientProfile["accounts"][number];
-    out.accounts.push(csv([a.id, p.clientId, a.type, cfg.name, a.taxable, (cal[a.openIndex] as CalendarDay).iso]));
+    out.accounts.push(
+      csv([a.id, p.clientId, a.type, cfg.name, a.taxable, (cal[a.openIndex] as CalendarDay).iso]),
+    );
   }
 
   let i = 0;
@@ -344,8 +359,27 @@ export function simulateClient(
     const cost = Math.round((qty * px(sec)) / 100);
     a.cash -= cost;
     a.qty[sec] = (a.qty[sec] as number) + qty;
-    const buyTxId = tx(a, "buy", sec, qty, px(sec), -cost, null, `Buy ${qty} ${SECURITY[sec]?.symbol} (${why})`);
-    const lot: Lot = { id: ++ids.lot, accountId: a.id, sec, acquired: today.day, qty, costCents: cost, remQty: qty, remCostCents: cost, buyTxId };
+    const buyTxId = tx(
+      a,
+      "buy",
+      sec,
+      qty,
+      px(sec),
+      -cost,
+      null,
+      `Buy ${qty} ${SECURITY[sec]?.symbol} (${why})`,
+    );
+    const lot: Lot = {
+      id: ++ids.lot,
+      accountId: a.id,
+      sec,
+      acquired: today.day,
+      qty,
+      costCents: cost,
+      remQty: qty,
+      remCostCents: cost,
+      buyTxId,
+    };
     a.lots.push(lot);
     allLots.push(lot);
     lastBuy[sec] = today.day;
@@ -354,7 +388,13 @@ export function simulateClient(
   /** Whether selling `sec` at a loss today would be a wash sale (a purchase in the last 30 days). */
   const washSafe = (sec: number) => today.day - (lastBuy[sec] as number) > WASH_SALE_DAYS;
 
-  const sell = (a: Account, sec: number, wanted: number, mode: "tax-aware" | "losses-only", why: string): number => {
+  const sell = (
+    a: Account,
+    sec: number,
+    wanted: number,
+    mode: "tax-aware" | "losses-only",
+    why: string,
+  ): number => {
     const unit = px(sec);
     let lots = a.lots.filter((l) => l.sec === sec && l.remQty > 0);
     const gainPerShare = (l: Lot) => unit / 100 - l.remCostCents / l.remQty;
@@ -379,7 +419,16 @@ export function simulateClient(
     const proceeds = Math.round((sold * unit) / 100);
     a.cash += proceeds;
     a.qty[sec] = (a.qty[sec] as number) - sold;
-    const sellTxId = tx(a, "sell", sec, -sold, unit, proceeds, null, `Sell ${sold} ${SECURITY[sec]?.symbol} (${why})`);
+    const sellTxId = tx(
+      a,
+      "sell",
+      sec,
+      -sold,
+      unit,
+      proceeds,
+      null,
+      `Sell ${sold} ${SECURITY[sec]?.symbol} (${why})`,
+    );
     let proceedsLeft = proceeds;
     let realizedLoss = false;
     picks.forEach(({ lot, q }, k) => {
@@ -446,7 +495,10 @@ export function simulateClient(
   const raiseCash = (a: Account, needCents: number, why: string) => {
     for (let guard = 0; guard < 10 && a.cash < needCents; guard++) {
       const mv = marketValue(a);
-      const ranked = SLEEVES.map((sl) => ({ sl, over: sleeveValue(a, sl.id) - (a.sleeveTarget[sl.id] as number) * mv }))
+      const ranked = SLEEVES.map((sl) => ({
+        sl,
+        over: sleeveValue(a, sl.id) - (a.sleeveTarget[sl.id] as number) * mv,
+      }))
         .filter((x) => sleeveValue(a, x.sl.id) > 0)
         .sort((x, y) => y.over - x.over);
       let progressed = false;
@@ -473,7 +525,10 @@ export function simulateClient(
         const accountTarget =
           ac === "cash"
             ? a.cashTarget
-            : SLEEVES.filter((s) => s.assetClass === ac).reduce((s, sl) => s + (a.sleeveTarget[sl.id] as number), 0);
+            : SLEEVES.filter((s) => s.assetClass === ac).reduce(
+                (s, sl) => s + (a.sleeveTarget[sl.id] as number),
+                0,
+              );
         return Math.abs((byClass[ac] ?? 0) / mv - accountTarget);
       }),
     );
@@ -506,7 +561,8 @@ export function simulateClient(
       const [s0, s1] = SLEEVE_SECURITIES[security.sleeve] as [number, number];
       const partner = sec === s0 ? s1 : s0;
       a.active[security.sleeve] = partner;
-      if (proceeds > 0 && canBuy(partner)) buy(a, partner, Math.floor((proceeds * 100) / px(partner)), "harvest swap");
+      if (proceeds > 0 && canBuy(partner))
+        buy(a, partner, Math.floor((proceeds * 100) / px(partner)), "harvest swap");
     }
   };
 
@@ -550,17 +606,30 @@ export function simulateClient(
     // Advisory fee for the quarter that just ended, billed on its first business day.
     if (today.quarterStart && quarterBilling.total > 0) {
       const feeTotal = Math.round((annualFee(quarterBilling.total / 100) / 4) * 100);
-      const rateBps = ((annualFee(quarterBilling.total / 100) / (quarterBilling.total / 100)) * 10_000).toFixed(2);
+      const rateBps = (
+        (annualFee(quarterBilling.total / 100) / (quarterBilling.total / 100)) *
+        10_000
+      ).toFixed(2);
       let left = feeTotal;
       const billable = accounts.filter((a, k) => (quarterBilling.values[k] as number) > 0);
       billable.forEach((a, k) => {
         const value = quarterBilling.values[accounts.indexOf(a)] as number;
-        const amount = k === billable.length - 1 ? left : Math.round((feeTotal * value) / quarterBilling.total);
+        const amount =
+          k === billable.length - 1 ? left : Math.round((feeTotal * value) / quarterBilling.total);
         left -= amount;
         if (amount <= 0) return;
         if (a.cash < amount) raiseCash(a, amount, "fee");
         a.cash -= amount;
-        tx(a, "fee", null, null, null, -amount, null, `Advisory fee ${quarterBilling.periodStart} to ${quarterBilling.periodEnd}`);
+        tx(
+          a,
+          "fee",
+          null,
+          null,
+          null,
+          -amount,
+          null,
+          `Advisory fee ${quarterBilling.periodStart} to ${quarterBilling.periodEnd}`,
+        );
         out.fees.push(
           csv([
             ++ids.fee,
@@ -611,7 +680,16 @@ export function simulateClient(
             const paid = Math.min(amount, Math.max(0, a.cash));
             if (paid > 0) {
               a.cash -= paid;
-              tx(a, "withdrawal", null, null, null, -paid, null, a.type === "ira" ? "Required minimum distribution" : "Monthly distribution");
+              tx(
+                a,
+                "withdrawal",
+                null,
+                null,
+                null,
+                -paid,
+                null,
+                a.type === "ira" ? "Required minimum distribution" : "Monthly distribution",
+              );
             }
           }
         }

@@ -18,10 +18,16 @@ export interface Member {
   is_inactive: boolean;
 }
 
-export async function findTeamIdsByName(q: Queryable, names: readonly string[]): Promise<Map<string, string>> {
+export async function findTeamIdsByName(
+  q: Queryable,
+  names: readonly string[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const name of names) {
-    const found = await q.query<{ team_id: string }>("select team_id from analytics.teams where lower(name) = lower($1)", [name]);
+    const found = await q.query<{ team_id: string }>(
+      "select team_id from analytics.teams where lower(name) = lower($1)",
+      [name],
+    );
     let teamId = found.rows[0]?.team_id;
     if (!teamId) {
       // A team named in a token but unknown here is created empty-handed: it grants nothing until a workbook
@@ -113,7 +119,10 @@ export interface CatalogWorkbook {
   is_archived: boolean;
 }
 
-export async function findWorkbookByUrlId(db: Queryable, urlId: string): Promise<CatalogWorkbook | undefined> {
+export async function findWorkbookByUrlId(
+  db: Queryable,
+  urlId: string,
+): Promise<CatalogWorkbook | undefined> {
   const res = await db.query<CatalogWorkbook>(
     "select workbook_id, url_id, name, is_archived from analytics.workbooks where url_id = $1",
     [urlId],

@@ -9,7 +9,10 @@ export function escapeHtml(s: string): string {
 
 /** JSON safe inside a `<script>` element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 export function embedCsp(allowedOrigins: readonly string[], nonce?: string): string {
@@ -38,11 +41,7 @@ function skeleton(page: TWorkbook["pages"][number]): string {
     .join("");
 }
 
-export function renderEmbedPage(
-  boot: EmbedBoot,
-  definition: TWorkbook,
-  assets: FrontEndAssets,
-): string {
+export function renderEmbedPage(boot: EmbedBoot, definition: TWorkbook, assets: FrontEndAssets): string {
   const page = definition.pages.find((p) => p.id === boot.pageId) ?? definition.pages[0];
   return `<!doctype html>
 <html lang="en" data-theme="${boot.theme}">

@@ -60,7 +60,9 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
       const nonce = randomBytes(16).toString("base64");
       securityHeaders(reply, config, nonce);
       const status = { EINVAL: 401, EACCES: 403, ENOENT: 404, EPERM: 403 }[error.code];
-      return reply.code(status).send(renderErrorPage(error.code, error.message, config.allowedParentOrigins, theme, nonce));
+      return reply
+        .code(status)
+        .send(renderErrorPage(error.code, error.message, config.allowedParentOrigins, theme, nonce));
     };
     try {
       const token = typeof query[":jwt"] === "string" ? (query[":jwt"] as string) : undefined;
@@ -81,7 +83,11 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
       const catalogued = parsed ? await findWorkbookByUrlId(db, parsed.urlId) : undefined;
       const definition = parsed ? workbooks.get(parsed.urlId) : undefined;
       if (request.params.org !== config.orgSlug || !catalogued || catalogued.is_archived || !definition) {
-        throw new EmbedError("ENOENT", "This workbook does not exist or has been removed.", "unknown workbook");
+        throw new EmbedError(
+          "ENOENT",
+          "This workbook does not exist or has been removed.",
+          "unknown workbook",
+        );
       }
       if (!(await memberCanOpen(db, member.member_id, catalogued.workbook_id))) {
         throw new EmbedError("EACCES", "This workbook has not been shared with you.", "no team grant");
@@ -112,7 +118,10 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
         hideMenu: query[":hide_menu"] === "true" || query[":menu_position"] === "none",
         allowedOrigins: config.allowedParentOrigins,
         initialVariables,
-        user: { name: `${member.first_name} ${member.last_name}`.trim() || member.email, email: member.email },
+        user: {
+          name: `${member.first_name} ${member.last_name}`.trim() || member.email,
+          email: member.email,
+        },
         cleanUrl: `${path}${uiParams.length ? `?${uiParams.join("&")}` : ""}`,
       };
       securityHeaders(reply, config);
@@ -134,7 +143,9 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
     const token = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(auth)?.[1];
     const session = token ? await resolveEmbedSession(db, token) : undefined;
     if (!session || request.params.org !== config.orgSlug) {
-      return reply.code(401).send({ code: "EINVAL", message: "This embed session has ended. Please reload the page." });
+      return reply
+        .code(401)
+        .send({ code: "EINVAL", message: "This embed session has ended. Please reload the page." });
     }
     const body = ZQueryBodySchema.safeParse(request.body ?? {});
     if (!body.success) return reply.code(400).send({ code: "EINVAL", message: "Invalid request." });

@@ -11,7 +11,11 @@ import { ZWorkbookSchema, type TWorkbook } from "./schema.ts";
 export const WORKBOOKS_DIR = fileURLToPath(new URL("../../workbooks", import.meta.url));
 
 export function slugOf(name: string): string {
-  return name.trim().replace(/&/g, "and").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return name
+    .trim()
+    .replace(/&/g, "and")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 /** Loads and validates every `*.yaml` workbook definition; a readable error names the file and the problem. */
@@ -24,14 +28,22 @@ export async function loadWorkbookDefinitions(dir = WORKBOOKS_DIR): Promise<Map<
       const issues = parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`).join("\n");
       throw new Error(`workbook ${file} is invalid:\n${issues}`);
     }
-    if (byUrlId.has(parsed.data.urlId)) throw new Error(`workbook ${file}: duplicate urlId ${parsed.data.urlId}`);
+    if (byUrlId.has(parsed.data.urlId))
+      throw new Error(`workbook ${file}: duplicate urlId ${parsed.data.urlId}`);
     byUrlId.set(parsed.data.urlId, parsed.data);
   }
   return byUrlId;
 }
 
-export async function ensureTeam(db: Database, name: string, description: string | null = null): Promise<string> {
-  const existing = await db.query<{ team_id: string }>("select team_id from analytics.teams where lower(name) = lower($1)", [name]);
+export async function ensureTeam(
+  db: Database,
+  name: string,
+  description: string | null = null,
+): Promise<string> {
+  const existing = await db.query<{ team_id: string }>(
+    "select team_id from analytics.teams where lower(name) = lower($1)",
+    [name],
+  );
   if (existing.rows[0]) return existing.rows[0].team_id;
   const inserted = await db.query<{ team_id: string }>(
     `insert into analytics.teams (team_id, name, description) values ($1, $2, $3)

@@ -118,7 +118,8 @@ export async function runWorkbookPage(
   variables: Record<string, string>,
   log: (error: unknown, elementId: string) => void,
 ): Promise<QueryResult> {
-  const page = workbook.pages.find((p) => p.id === pageId) ?? (workbook.pages[0] as TWorkbook["pages"][number]);
+  const page =
+    workbook.pages.find((p) => p.id === pageId) ?? (workbook.pages[0] as TWorkbook["pages"][number]);
   return withClientScope(db, readerRole, clientIds, async (q) => {
     const meta = await q.query<{ key: string; value: string }>(
       "select key, value from demo.meta where key in ('as_of', 'history_start')",
@@ -140,7 +141,8 @@ export async function runWorkbookPage(
              from demo.clients order by client_id`,
         );
         options = res.rows;
-        if (c.includeAll && options.length > 1) options = [{ value: "all", label: "All clients" }, ...options];
+        if (c.includeAll && options.length > 1)
+          options = [{ value: "all", label: "All clients" }, ...options];
         value = options.some((o) => o.value === raw) ? (raw as string) : (options[0]?.value ?? "none");
       } else if (c.type === "list-select") {
         const bound = bindQuery(c.options, values);
@@ -153,7 +155,9 @@ export async function runWorkbookPage(
           "select distinct extract(year from d)::int as y from demo.trading_days order by y desc",
         );
         options = res.rows.map((r) => ({ value: String(r.y), label: String(r.y) }));
-        value = options.some((o) => o.value === raw) ? (raw as string) : (options[0]?.value ?? asOf.slice(0, 4));
+        value = options.some((o) => o.value === raw)
+          ? (raw as string)
+          : (options[0]?.value ?? asOf.slice(0, 4));
         values[`${c.id}.start`] = `${value}-01-01`;
         values[`${c.id}.end`] = `${value}-12-31` < asOf ? `${value}-12-31` : asOf;
       } else {

@@ -10,7 +10,17 @@ import { z } from "zod";
 const id = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, "ids are letters, digits, - and _");
 const field = z.string().regex(/^[a-z_][a-z0-9_]*$/, "fields are lower-case SQL column names");
 
-export const FORMATS = ["currency", "currency0", "percent", "number", "integer", "bps", "date", "text", "shares"] as const;
+export const FORMATS = [
+  "currency",
+  "currency0",
+  "percent",
+  "number",
+  "integer",
+  "bps",
+  "date",
+  "text",
+  "shares",
+] as const;
 export const ZFormatSchema = z.enum(FORMATS);
 export type TFormat = z.infer<typeof ZFormatSchema>;
 
@@ -42,7 +52,8 @@ export const ZQuerySchema = z
     }
     const used = new Set([...text.matchAll(/(?<![:\w]):([a-z_][a-z0-9_]*)/gi)].map((m) => m[1] as string));
     for (const name of used) {
-      if (!(name in q.params)) ctx.addIssue({ code: "custom", message: `parameter :${name} is not bound in params` });
+      if (!(name in q.params))
+        ctx.addIssue({ code: "custom", message: `parameter :${name} is not bound in params` });
     }
     for (const name of Object.keys(q.params)) {
       if (!used.has(name)) ctx.addIssue({ code: "custom", message: `param ${name} is not used in the SQL` });
@@ -132,6 +143,12 @@ export const ZElementSchema = z.discriminatedUnion("type", [
   }),
 ]);
 export type TElement = z.infer<typeof ZElementSchema>;
+/** An element as the browser receives it (without its query). */
+export type TPublicElement = TElement extends infer E
+  ? E extends unknown
+    ? Omit<E, "query">
+    : never
+  : never;
 
 export const ZWorkbookSchema = z
   .object({
