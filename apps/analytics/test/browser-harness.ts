@@ -1,0 +1,102 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium, type Browser, type Page } from "@playwright/test";
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+}
+
+export interface RecordedEvent {
+  type: string;
+  at: number;
+  [key: string]: unknown;
+}
+
+/**
+ * A stand-in for the portal: a page on its own origin that frames an embed URL, records the messages the
+ * frame posts (checking source and origin like a real host), and can post messages into the frame.
+ */
+export class HostPage {
+  private constructor(
+    private readonly server: Server,
+    readonly origin: string,
+  ) {}
+
+  static async start(): Promise<HostPage> {
+    const server = createServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://host");
+      const src = url.searchParams.get("src") ?? "about:blank";
+      const analyticsOrigin = new URL(src).origin;
+      const width = Number(url.searchParams.get("width") ?? "1280");
+      const height = Number(url.searchParams.get("height") ?? "900");
+      res.setHeader("content-type", "text/html; charset=utf-8");
+      res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Host</title>
+<style>body{margin:0}iframe{border:0;display:block}</style></head><body>
+<script>
+window.__events = [];
+window.__analyticsOrigin = ${JSON.stringify(analyticsOrigin)};
+window.addEventListener("message", (e) => {
+  const frame = document.getElementById("embed");
+  if (e.origin !== window.__analyticsOrigin || e.source !== frame.contentWindow) return;
+  window.__events.push(Object.assign({}, e.data, { at: performance.now() }));
+});
+window.__post = (message) => document.getElementById("embed").contentWindow.postMessage(message, window.__analyticsOrigin);
+window.__navigationStart = performance.now();
+</script>
+<iframe id="embed" title="Analytics" width="${width}" height="${height}" src="${src.replace(/"/g, "&quot;")}"></iframe>
+</body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return new HostPage(server, `http://127.0.0.1:${port}`);
+  }
+
+  url(embedUrl: string, size: { width?: number; height?: number } = {}): string {
+    const q = new URLSearchParams({
+      src: embedUrl,
+      width: String(size.width ?? 1280),
+      height: String(size.height ?? 900),
+    });
+    return `${this.origin}/?${q}`;
+  }
+
+  async close(): Promise<void> {
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+export function events(page: Page): Promise<RecordedEvent[]> {
+  return page.evaluate(() => (window as unknown as { __events: RecordedEvent[] }).__events);
+}
+
+/** Waits until the frame has posted an event of `type` (after `after` events of that type). */
+export async function waitForEvent(
+  page: Page,
+  type: string,
+  after = 0,
+  timeout = 30_000,
+): Promise<RecordedEvent> {
+  await page.waitForFunction(
+    ([t, n]) =>
+      (window as unknown as { __events: { type: string }[] }).__events.filter((e) => e.type === t).length >
+      (n as number),
+    [type, after] as const,
+    { timeout },
+  );
+  const all = await events(page);
+  return all.filter((e) => e.type === type)[after] as RecordedEvent;
+}
