@@ -1,10 +1,9 @@
-import "./index.css";
-
 import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
 
+import "./index.css";
 import { router } from "./app/router";
 import { queryClient } from "./lib/query-client";
 

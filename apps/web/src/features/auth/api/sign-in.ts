@@ -4,7 +4,6 @@ import type { TSignIn } from "@portal/contracts";
 
 import { authClient } from "@/lib/auth-client";
 import { toRequestError } from "@/lib/errors";
-
 import { refreshSession } from "@/lib/session";
 
 /** Email + password sign-in; Better Auth sets the session cookie. */

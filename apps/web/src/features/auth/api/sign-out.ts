@@ -2,7 +2,6 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { authClient } from "@/lib/auth-client";
 import { toRequestError } from "@/lib/errors";
-
 import { clearSession } from "@/lib/session";
 
 export async function signOut(): Promise<void> {

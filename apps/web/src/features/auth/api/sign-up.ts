@@ -4,8 +4,8 @@ import type { TSignUp } from "@portal/contracts";
 
 import { authClient } from "@/lib/auth-client";
 import { AppRequestError, toRequestError } from "@/lib/errors";
-
 import { refreshSession } from "@/lib/session";
+
 import { getToken } from "./get-token";
 import { provisionAnalyticsUser } from "./provision";
 

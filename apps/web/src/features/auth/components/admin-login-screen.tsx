@@ -4,10 +4,10 @@ import { Link, useNavigate } from "react-router";
 
 import { ShieldIcon } from "@/components/ui/icons";
 import { PageTitle } from "@/components/ui/page-title";
-
 import { isAdmin } from "@/lib/roles";
 import { clearSession } from "@/lib/session";
 import type { TSession } from "@/lib/session";
+
 import { signOut } from "../api/sign-out";
 import { AuthLayout } from "./auth-layout";
 import { SignInForm } from "./sign-in-form";

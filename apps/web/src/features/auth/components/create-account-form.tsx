@@ -8,8 +8,8 @@ import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { getErrorMessage } from "@/lib/errors";
-
 import type { TSession } from "@/lib/session";
+
 import { useCreateAccount } from "../api/sign-up";
 import type { TFormMessage } from "./sign-in-form";
 

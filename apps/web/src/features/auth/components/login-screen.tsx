@@ -4,10 +4,10 @@ import { useNavigate, useSearchParams } from "react-router";
 import { cn } from "@/components/ui/cn";
 import { FormMessage } from "@/components/ui/form-message";
 import { PageTitle } from "@/components/ui/page-title";
-
-import { useConfig } from "../api/get-config";
 import { isAdmin } from "@/lib/roles";
 import type { TSession } from "@/lib/session";
+
+import { useConfig } from "../api/get-config";
 import { AuthLayout } from "./auth-layout";
 import { CreateAccountForm } from "./create-account-form";
 import { SignInForm } from "./sign-in-form";

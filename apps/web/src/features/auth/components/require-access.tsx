@@ -2,10 +2,10 @@ import type { ReactNode } from "react";
 import { Navigate } from "react-router";
 
 import { CheckingAuthentication } from "@/components/ui/spinner";
+import { useSession } from "@/lib/session";
 
 import { accessRedirect } from "../access";
 import type { TArea } from "../access";
-import { useSession } from "@/lib/session";
 
 /** Keeps a signed-in area in line with the session while it is open (sign-out, expiry, another tab). */
 export function RequireAccess({ area, children }: { area: TArea; children: ReactNode }) {

@@ -9,8 +9,8 @@ import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { getErrorMessage } from "@/lib/errors";
-
 import type { TSession } from "@/lib/session";
+
 import { useRequestPasswordReset } from "../api/request-password-reset";
 import { useSignIn } from "../api/sign-in";
 
@@ -25,7 +25,6 @@ type TSignInFormProps = {
   /** The message under the form; the parent owns it so it can also show its own outcomes there. */
   message: TFormMessage;
   onMessageChange: (message: TFormMessage) => void;
-  submitLabel?: string;
   /** Shows the Reset Password link (client sign-in). */
   allowPasswordReset?: boolean;
 };
@@ -35,7 +34,6 @@ export function SignInForm({
   onSignedIn,
   message,
   onMessageChange: setMessage,
-  submitLabel = "Sign in",
   allowPasswordReset = true,
 }: TSignInFormProps) {
   const [finishing, setFinishing] = useState(false);
@@ -119,7 +117,7 @@ export function SignInForm({
         </div>
       ) : null}
       <Button type="submit" className="w-full" isLoading={signIn.isPending || finishing}>
-        {signIn.isPending || finishing ? "Signing in..." : submitLabel}
+        {signIn.isPending || finishing ? "Signing in..." : "Sign in"}
       </Button>
       {message ? <FormMessage tone={message.tone}>{message.text}</FormMessage> : null}
     </form>
