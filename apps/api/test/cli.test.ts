@@ -32,42 +32,46 @@ describe("command line", () => {
     expect(result.stderr).not.toMatch(/at .*\.ts:\d+/); // no stack trace
   });
 
-  it("admin:create creates an admin, then resets its password and role when run again", async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "cli-"));
-    const env = { DATA_DIR: dataDir, DEMO_DATA: "off" };
-    const weak = run(
-      "scripts/admin-create.ts",
-      ["--email", "boss@firm.example", "--password", "password1"],
-      env,
-    );
-    expect(weak.status).toBe(1);
-    expect(weak.stderr).toMatch(/most commonly used passwords/);
-
-    const first = run(
-      "scripts/admin-create.ts",
-      ["--email", "boss@firm.example", "--password", "first-admin-passphrase"],
-      env,
-    );
-    expect(first.stdout).toContain("Admin boss@firm.example created.");
-    const second = run(
-      "scripts/admin-create.ts",
-      ["--email", "boss@firm.example", "--password", "second-admin-passphrase"],
-      env,
-    );
-    expect(second.stdout).toContain("Admin boss@firm.example updated (password and role reset).");
-
-    const db = await createPglite(path.join(dataDir, "pglite"));
-    try {
-      const users = await db.query<{ role: string; n: number }>(
-        "select role, (select count(*)::int from users) as n from users where email = 'boss@firm.example'",
+  it(
+    "admin:create creates an admin, then resets its password and role when run again",
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), "cli-"));
+      const env = { DATA_DIR: dataDir, DEMO_DATA: "off" };
+      const weak = run(
+        "scripts/admin-create.ts",
+        ["--email", "boss@firm.example", "--password", "password1"],
+        env,
       );
-      expect(users.rows).toEqual([{ role: "admin", n: 1 }]);
-      const audit = await db.query<{ action: string }>("select action from audit_log order by id");
-      expect(audit.rows.map((r) => r.action)).toEqual(["user.created", "user.credentials_reset"]);
-    } finally {
-      await db.close();
-    }
-  });
+      expect(weak.status).toBe(1);
+      expect(weak.stderr).toMatch(/most commonly used passwords/);
+
+      const first = run(
+        "scripts/admin-create.ts",
+        ["--email", "boss@firm.example", "--password", "first-admin-passphrase"],
+        env,
+      );
+      expect(first.stdout).toContain("Admin boss@firm.example created.");
+      const second = run(
+        "scripts/admin-create.ts",
+        ["--email", "boss@firm.example", "--password", "second-admin-passphrase"],
+        env,
+      );
+      expect(second.stdout).toContain("Admin boss@firm.example updated (password and role reset).");
+
+      const db = await createPglite(path.join(dataDir, "pglite"));
+      try {
+        const users = await db.query<{ role: string; n: number }>(
+          "select role, (select count(*)::int from users) as n from users where email = 'boss@firm.example'",
+        );
+        expect(users.rows).toEqual([{ role: "admin", n: 1 }]);
+        const audit = await db.query<{ action: string }>("select action from audit_log order by id");
+        expect(audit.rows.map((r) => r.action)).toEqual(["user.created", "user.credentials_reset"]);
+      } finally {
+        await db.close();
+      }
+    },
+  );
 
   it("prints usage for missing arguments", () => {
     const result = run("scripts/admin-create.ts", [], {

@@ -1,7 +1,14 @@
-import { DEMO_ADMIN, DEMO_CLIENTS, DEMO_EMPLOYEE } from "@portal/contracts/demo";
+import { DEMO_ADMIN, DEMO_CLIENTS, DEMO_EMPLOYEE, DEMO_WORKBOOKS } from "@portal/contracts/demo";
+import { ZAddClientRequestSchema, ZAddEmployeeRequestSchema, ZWorkbookInputSchema } from "@portal/contracts";
+import { eq, inArray } from "drizzle-orm";
+import { addClient } from "../admin/clients.ts";
+import { addEmployee } from "../admin/employees.ts";
+import type { Actor } from "../admin/shared.ts";
+import { addWorkbook } from "../admin/workbooks.ts";
 import type { Auth } from "../auth/auth.ts";
 import { ensureUser } from "../auth/users.ts";
 import type { Database } from "../db/client.ts";
+import { clients, employees, workbooks } from "../db/schema.ts";
 
 export interface DemoSignIn {
   role: string;
@@ -9,25 +16,82 @@ export interface DemoSignIn {
   password: string;
 }
 
-/** Seeds the demo firm's sign-ins (idempotent: existing users are left as they are). */
+const SYSTEM: Actor = {
+  userId: "system",
+  email: "system",
+  ip: null,
+  userAgent: "demo seed",
+  requestId: null,
+};
+
+/**
+ * Seeds the demo firm (idempotent: what exists is left as it is): the admin, the workbook catalogue,
+ * two clients with their workbooks and an employee assigned to both, through the same services the
+ * admin API uses.
+ */
 export async function seedDemoData(auth: Auth, db: Database): Promise<DemoSignIn[]> {
-  const people = [
-    { role: "admin" as const, email: DEMO_ADMIN.email, name: DEMO_ADMIN.name, password: DEMO_ADMIN.password },
-    ...DEMO_CLIENTS.map((c) => ({
-      role: "client" as const,
-      email: c.email,
-      name: `${c.firstName} ${c.lastName}`,
-      password: c.password,
-    })),
-    {
-      role: "employee" as const,
-      email: DEMO_EMPLOYEE.email,
-      name: `${DEMO_EMPLOYEE.firstName} ${DEMO_EMPLOYEE.lastName}`,
-      password: DEMO_EMPLOYEE.password,
-    },
-  ];
-  for (const person of people) {
-    await ensureUser(auth, db, { ...person, resetExisting: false });
+  await ensureUser(auth, db, { ...DEMO_ADMIN, role: "admin", resetExisting: false });
+
+  for (const w of DEMO_WORKBOOKS) {
+    const [exists] = await db
+      .select({ id: workbooks.id })
+      .from(workbooks)
+      .where(eq(workbooks.workbookName, w.workbookName));
+    if (!exists) {
+      await addWorkbook(
+        db,
+        ZWorkbookInputSchema.parse({ workbook_name: w.workbookName, team_name: w.teamName }),
+        SYSTEM,
+      );
+    }
   }
-  return people.map(({ role, email, password }) => ({ role, email, password }));
+  const catalogue = await db
+    .select({ id: workbooks.id })
+    .from(workbooks)
+    .where(
+      inArray(
+        workbooks.workbookName,
+        DEMO_WORKBOOKS.map((w) => w.workbookName),
+      ),
+    );
+
+  for (const c of DEMO_CLIENTS) {
+    const [exists] = await db
+      .select({ cId: clients.cId })
+      .from(clients)
+      .where(eq(clients.clientId, c.clientId));
+    if (exists) continue;
+    await addClient(
+      db,
+      ZAddClientRequestSchema.parse({ ...c, role: "client", workbookIds: catalogue.map((w) => w.id) }),
+      SYSTEM,
+    );
+  }
+
+  const [employeeExists] = await db
+    .select({ eId: employees.eId })
+    .from(employees)
+    .where(eq(employees.employeeId, DEMO_EMPLOYEE.employeeId));
+  if (!employeeExists) {
+    const assigned = await db
+      .select({ cId: clients.cId })
+      .from(clients)
+      .where(inArray(clients.clientId, [...DEMO_EMPLOYEE.clientIds]));
+    const { clientIds: _businessIds, ...employee } = DEMO_EMPLOYEE;
+    await addEmployee(
+      db,
+      ZAddEmployeeRequestSchema.parse({
+        ...employee,
+        role: "employee",
+        clientIds: assigned.map((c) => c.cId),
+      }),
+      SYSTEM,
+    );
+  }
+
+  return [
+    { role: "admin", email: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
+    ...DEMO_CLIENTS.map((c) => ({ role: "client", email: c.email, password: c.password })),
+    { role: "employee", email: DEMO_EMPLOYEE.email, password: DEMO_EMPLOYEE.password },
+  ];
 }
