@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 
-import { BASE_URL, E2E_PORT, E2E_SMTP_PORT } from "./e2e/support/env.ts";
+import { BASE_URL, E2E_PORT, E2E_SIGNIN_MAX_FAILURES, E2E_SMTP_PORT } from "./e2e/support/env.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -66,8 +66,9 @@ export default defineConfig({
       SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
       LOG_LEVEL: "warn",
       // Every test signs in from 127.0.0.1: lift the per-IP limit (30/min by default) so parallel
-      // journeys do not trip it. The per-account lock-out stays at its default and has its own test.
+      // journeys do not trip it. The per-account lock-out has its own test.
       AUTH_IP_LIMIT_PER_MINUTE: "1000",
+      SIGNIN_MAX_FAILURES: String(E2E_SIGNIN_MAX_FAILURES),
     },
   },
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 
+import { E2E_SIGNIN_MAX_FAILURES } from "./support/env.ts";
 import { accounts, expect, postAuth, submitSignIn, test } from "./support/fixtures.ts";
 
 test.describe("client sign-in at /login", () => {
@@ -36,8 +37,8 @@ test.describe("client sign-in at /login", () => {
 
   test("after too many failures the account is locked and the 429 message is shown", async ({ page }) => {
     const email = `locked-${randomUUID().slice(0, 8)}@example.com`;
-    // Ten failures (the default SIGNIN_MAX_FAILURES) through the API, the next one through the form.
-    for (let attempt = 0; attempt < 10; attempt += 1) {
+    // The allowed failures through the API, the next attempt through the form.
+    for (let attempt = 0; attempt < E2E_SIGNIN_MAX_FAILURES; attempt += 1) {
       const response = await postAuth(page.request, "/sign-in/email", {
         email,
         password: "wrong-password-1",

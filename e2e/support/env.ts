@@ -3,6 +3,8 @@ import path from "node:path";
 export const E2E_PORT = 3210;
 export const E2E_SMTP_PORT = 2526;
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+/** Failed sign-ins per account before the lock-out (SIGNIN_MAX_FAILURES of the server under test). */
+export const E2E_SIGNIN_MAX_FAILURES = 5;
 
 /** The run's directory made by playwright.config.ts (inherited by the workers). */
 export function runDir(): string {
