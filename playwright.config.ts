@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
@@ -9,9 +9,17 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 
 // One fresh directory per run (database and received mail). The runner creates it; worker processes
 // inherit the path through the environment, so every process of the run agrees on it.
+// Directories of runs that started over an hour ago are removed (a run takes minutes; each leaves ~40 MB).
 if (!process.env.E2E_RUN_DIR) {
-  mkdirSync(path.join(root, ".tmp"), { recursive: true });
-  process.env.E2E_RUN_DIR = mkdtempSync(path.join(root, ".tmp", "e2e-"));
+  const tmp = path.join(root, ".tmp");
+  mkdirSync(tmp, { recursive: true });
+  for (const name of readdirSync(tmp)) {
+    const dir = path.join(tmp, name);
+    if (name.startsWith("e2e-") && Date.now() - statSync(dir).mtimeMs > 60 * 60 * 1000) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  process.env.E2E_RUN_DIR = mkdtempSync(path.join(tmp, "e2e-"));
 }
 const runDir = process.env.E2E_RUN_DIR;
 
