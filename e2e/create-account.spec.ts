@@ -56,3 +56,20 @@ test("Create Account checks the form before sending it", async ({ page }) => {
   await expect(page.getByText("Password must be at least 8 characters.")).toBeVisible();
   await expect(page.getByLabel("Role").locator("option")).toHaveText(["Editor", "Author"]);
 });
+
+test("when provisioning fails the new account holder is told what happened", async ({ page }) => {
+  await page.route("**/api/sigma/provision", (route) =>
+    route.fulfill({ status: 503, json: { error: "The analytics service is unavailable." } }),
+  );
+  const account = freshAccount();
+  await page.goto("/login");
+  await page.getByRole("tab", { name: "Create Account" }).click();
+  await page.getByLabel("Full Name").fill(account.name);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "Your account was created, but your report access could not be set up. The analytics service is unavailable. Please contact your advisor.",
+  );
+  await expect(page).toHaveURL("/login");
+});

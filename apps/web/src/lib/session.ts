@@ -5,7 +5,6 @@ import { authClient } from "@/lib/auth-client";
 import { toRequestError } from "@/lib/errors";
 
 export type TSession = NonNullable<Awaited<ReturnType<typeof authClient.getSession>>["data"]>;
-export type TSessionUser = TSession["user"];
 
 export const sessionQueryKey = ["auth", "session"] as const;
 

@@ -84,7 +84,7 @@ export function ShellLayout({ homeTo, sidebar, headerEnd, children }: TShellLayo
           <Breadcrumbs />
           <div className="ml-auto">{headerEnd}</div>
         </header>
-        <main id="main" className="flex-1 px-4 py-6 sm:px-8 sm:py-8">
+        <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-8 sm:py-8">
           {children}
         </main>
       </div>
@@ -97,17 +97,15 @@ type TSidebarLinkProps = {
   icon: ReactNode;
   label: string;
   collapsed: boolean;
-  end?: boolean;
   /** Also highlighted when true (e.g. the list that is also the section's index page). */
   highlighted?: boolean;
 };
 
 /** A sidebar entry: icon + label, or only the icon (with the label for screen readers) when collapsed. */
-export function SidebarLink({ to, icon, label, collapsed, end, highlighted = false }: TSidebarLinkProps) {
+export function SidebarLink({ to, icon, label, collapsed, highlighted = false }: TSidebarLinkProps) {
   return (
     <NavLink
       to={to}
-      end={end}
       title={collapsed ? label : undefined}
       className={({ isActive }) =>
         cn(
