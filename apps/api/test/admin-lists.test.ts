@@ -60,13 +60,17 @@ describe("client list paging, search and sort", () => {
     expect(beyond.headers["x-total-count"]).toBe("120");
   });
 
-  it("searches id, names and email, case-insensitively, with LIKE characters taken literally", async () => {
+  it("searches the start of id, names and email, word by word, case-insensitively, with LIKE characters taken literally", async () => {
     const byId = await get("/api/admin/clients?q=cl-0001");
     expect(byId.headers["x-total-count"]).toBe("10"); // CL-00010 … CL-00019
     const byEmail = await get("/api/admin/clients?q=PERSON7%40example");
     expect((byEmail.json() as { email: string }[]).map((c) => c.email)).toEqual(["person7@example.com"]);
     const byFirst = await get("/api/admin/clients?q=dee&limit=5");
     expect(byFirst.headers["x-total-count"]).toBe("30");
+    const twoWords = await get("/api/admin/clients?q=ann%20LAST0000");
+    expect((twoWords.json() as { client_id: string }[]).map((c) => c.client_id)).toEqual(["CL-00004", "CL-00008"]);
+    const middle = await get("/api/admin/clients?q=00042");
+    expect(middle.json()).toEqual([]); // a prefix search: the middle of an id does not match
     const wildcard = await get("/api/admin/clients?q=%25");
     expect(wildcard.json()).toEqual([]);
     expect(wildcard.headers["x-total-count"]).toBe("0");

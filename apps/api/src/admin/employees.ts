@@ -15,7 +15,7 @@ import { AppError, notFound } from "../lib/errors.ts";
 import { createSignInAccount, disableSignIn, findClients, setDisplayName } from "./people.ts";
 import {
   auditActor,
-  containsPattern,
+  prefixSearch,
   enqueueProvisioning,
   rethrowConflict,
   rows,
@@ -57,7 +57,9 @@ type Row = TEmployee & { total: number };
 const strip = ({ total: _total, ...employee }: Row): TEmployee => employee;
 
 export async function listEmployees(db: Database, query: ListQuery) {
-  const where = query.q ? sql`e.search like ${containsPattern(query.q)}` : sql`true`;
+  const where = query.q
+    ? prefixSearch([sql`e.employee_id`, sql`e.first_name`, sql`e.last_name`, sql`e.email`], query.q)
+    : sql`true`;
   const total = query.q
     ? sql`(select count(*) from employees e where ${where})::int`
     : sql`(select row_count from table_row_counts where table_name = 'employees')::int`;

@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuditSource } from "../audit/audit.ts";
 import type { Executor } from "../db/client.ts";
@@ -42,9 +43,31 @@ export async function enqueueProvisioning(
     .values({ userId: entry.userId ?? null, kind: entry.kind, payload: entry.payload });
 }
 
+const escapeLike = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** `%text%` for LIKE, with the pattern characters in the search text taken literally. */
 export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(text)}%`;
+}
+
+/**
+ * List search: every word of `q` must be the start of one of the columns ("oli ben" finds Olivia
+ * Bennett). Each word is a range scan on a `lower(column) text_pattern_ops` index, so it stays fast
+ * with a million rows (docs/decisions/003).
+ */
+export function prefixSearch(columns: SQL[], q: string): SQL {
+  const words = q.split(/\s+/).filter(Boolean).slice(0, 6);
+  if (words.length === 0) return sql`true`;
+  return sql.join(
+    words.map((word) => {
+      const pattern = `${escapeLike(word)}%`;
+      return sql`(${sql.join(
+        columns.map((column) => sql`lower(${column}) like ${pattern}`),
+        sql` or `,
+      )})`;
+    }),
+    sql` and `,
+  );
 }
 
 /** X-Total-Count and an RFC 8288 Link header with the next and previous pages. */

@@ -175,11 +175,8 @@ export const clients = pgTable(
     clientId: text("client_id").notNull().unique(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
-    /** Copy of the sign-in email (which never changes), so one index serves the list search. */
+    /** Copy of the sign-in email (which never changes), so the list search needs no join. */
     email: text("email").notNull().unique(),
-    search: text("search")
-      .notNull()
-      .generatedAlwaysAs(sql`lower(client_id || ' ' || first_name || ' ' || last_name || ' ' || email)`),
     privilege: privilege("privilege").notNull(),
     userId: text("user_id")
       .notNull()
@@ -189,7 +186,13 @@ export const clients = pgTable(
   },
   (t) => [
     index("clients_last_name_idx").on(t.lastName, t.firstName, t.cId),
-    index("clients_created_at_idx").on(t.createdAt),
+    index("clients_first_name_idx").on(t.firstName, t.lastName, t.cId),
+    index("clients_created_at_idx").on(t.createdAt, t.cId),
+    // Search: each word of q matches the start of one of these (see docs/decisions/003).
+    index("clients_client_id_prefix_idx").on(sql`lower(${t.clientId}) text_pattern_ops`),
+    index("clients_first_name_prefix_idx").on(sql`lower(${t.firstName}) text_pattern_ops`),
+    index("clients_last_name_prefix_idx").on(sql`lower(${t.lastName}) text_pattern_ops`),
+    index("clients_email_prefix_idx").on(sql`lower(${t.email}) text_pattern_ops`),
   ],
 );
 
@@ -201,9 +204,6 @@ export const employees = pgTable(
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
     email: text("email").notNull().unique(),
-    search: text("search")
-      .notNull()
-      .generatedAlwaysAs(sql`lower(employee_id || ' ' || first_name || ' ' || last_name || ' ' || email)`),
     privilege: privilege("privilege").notNull(),
     userId: text("user_id")
       .notNull()
@@ -214,7 +214,11 @@ export const employees = pgTable(
   (t) => [
     index("employees_last_name_idx").on(t.lastName, t.firstName, t.eId),
     index("employees_first_name_idx").on(t.firstName, t.lastName, t.eId),
-    index("employees_search_trgm_idx").using("gin", sql`${t.search} gin_trgm_ops`),
+    index("employees_created_at_idx").on(t.createdAt, t.eId),
+    index("employees_employee_id_prefix_idx").on(sql`lower(${t.employeeId}) text_pattern_ops`),
+    index("employees_first_name_prefix_idx").on(sql`lower(${t.firstName}) text_pattern_ops`),
+    index("employees_last_name_prefix_idx").on(sql`lower(${t.lastName}) text_pattern_ops`),
+    index("employees_email_prefix_idx").on(sql`lower(${t.email}) text_pattern_ops`),
   ],
 );
 
