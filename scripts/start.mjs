@@ -1,23 +1,50 @@
-// `npm start`: builds what is missing, then runs the portal (migrations are applied at boot).
+// `npm start`: builds what is missing, then runs the portal and — unless a Sigma org is configured —
+// the built-in analytics server on its own port. Migrations are applied by each server at boot.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const webIndex = path.join(root, "apps/web/dist/index.html");
+const builtIn = !process.env.SIGMA_EMBED_BASE_URL;
 
-if (!existsSync(webIndex)) {
-  console.log("Building the web app (first start)...");
-  const build = spawnSync("npm", ["run", "build", "-w", "apps/web"], { cwd: root, stdio: "inherit" });
+function buildIfMissing(workspace, output) {
+  if (existsSync(path.join(root, output))) return;
+  console.log(`Building ${workspace} (first start)...`);
+  const build = spawnSync("npm", ["run", "build", "-w", workspace], { cwd: root, stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+buildIfMissing("apps/web", "apps/web/dist/index.html");
+if (builtIn) buildIfMissing("apps/analytics", "apps/analytics/dist/.vite/manifest.json");
+
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
-const child = spawn(process.execPath, [tsx, path.join(root, "apps/api/src/server.ts")], {
-  cwd: root,
-  stdio: "inherit",
-  env: process.env,
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const children = [];
+let stopping = false;
+
+function run(name, entry) {
+  const child = spawn(process.execPath, [tsx, path.join(root, entry)], {
+    cwd: root,
+    stdio: "inherit",
+    env: process.env,
+  });
+  children.push(child);
+  child.on("exit", (code, signal) => {
+    if (stopping) return;
+    // One part stopping takes the other down, so the portal never runs half-started.
+    stopping = true;
+    if (code !== 0) console.error(`The ${name} stopped (${signal ?? `exit code ${code}`}).`);
+    for (const other of children) if (other !== child && other.exitCode === null) other.kill("SIGTERM");
+    process.exitCode = code ?? 1;
+  });
+}
+
+if (builtIn) run("analytics server", "apps/analytics/src/main.ts");
+run("portal", "apps/api/src/server.ts");
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    stopping = true;
+    for (const child of children) if (child.exitCode === null) child.kill(signal);
+  });
+}
