@@ -55,9 +55,15 @@ window.addEventListener("message", (e) => {
   window.__events.push(Object.assign({}, e.data, { at: performance.now() }));
 });
 window.__post = (message) => document.getElementById("embed").contentWindow.postMessage(message, window.__analyticsOrigin);
+const frame = document.createElement("iframe");
+frame.id = "embed";
+frame.title = "Analytics";
+frame.width = ${JSON.stringify(String(width))};
+frame.height = ${JSON.stringify(String(height))};
+document.body.appendChild(frame);
 window.__navigationStart = performance.now();
+frame.src = ${JSON.stringify(src).replace(/</g, "\\u003c")};
 </script>
-<iframe id="embed" title="Analytics" width="${width}" height="${height}" src="${src.replace(/"/g, "&quot;")}"></iframe>
 </body></html>`);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -77,6 +83,15 @@ window.__navigationStart = performance.now();
   async close(): Promise<void> {
     await new Promise((resolve) => this.server.close(resolve));
   }
+}
+
+/** Milliseconds from the frame's navigation to its first `type` event. */
+export function sinceNavigation(page: Page, type: string): Promise<number> {
+  return page.evaluate((t) => {
+    const w = window as unknown as { __events: { type: string; at: number }[]; __navigationStart: number };
+    const e = w.__events.find((x) => x.type === t);
+    return e ? e.at - w.__navigationStart : Number.NaN;
+  }, type);
 }
 
 export function events(page: Page): Promise<RecordedEvent[]> {

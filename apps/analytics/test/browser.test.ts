@@ -46,10 +46,20 @@ afterEach(async () => {
   await context?.close();
 });
 
-/** Collects the data the embed page fetched. */
+/** Collects the data the embed page fetched: the first page's data comes with the page, later data by query. */
 function captureQueries(p: Page): QueryResult[] {
   const out: QueryResult[] = [];
   p.on("response", (r: Response) => {
+    if (r.url().includes("/workbook/") && r.status() === 200) {
+      r.text().then(
+        (html) => {
+          const boot = /id="embed-boot">(.*?)<\/script>/s.exec(html)?.[1];
+          const data = boot ? (JSON.parse(boot) as { initialData?: QueryResult }).initialData : undefined;
+          if (data) out.push(data);
+        },
+        () => undefined,
+      );
+    }
     if (r.url().endsWith("/api/embed/query") && r.status() === 200) {
       // A response still being read when the page closes is simply not collected.
       r.json().then(

@@ -117,6 +117,21 @@ export function App({ boot }: { boot: EmbedBoot }) {
     messenger.post({ type: "workbook:loaded", workbook: { variables: boot.initialVariables } });
   }, [boot, messenger]);
 
+  const accept = useCallback(
+    (result: QueryResult, seq: number, page: string) => {
+      const p = boot.workbook.pages.find((x) => x.id === page) ?? boot.workbook.pages[0];
+      pendingCharts.current = p ? p.elements.filter((e) => e.type !== "kpi" && e.type !== "table").length : 0;
+      dataPosted.current = -1;
+      currentVariables.current = result.variables;
+      setStatus({ kind: "ready", result: { ...result, seq } as QueryResult & { seq: number } });
+      if (pendingCharts.current === 0) {
+        dataPosted.current = seq;
+        messenger.post({ type: "workbook:dataloaded" });
+      }
+    },
+    [boot, messenger],
+  );
+
   const load = useCallback(
     async (vars: Record<string, string>, page: string) => {
       const seq = ++requestSeq.current;
@@ -158,12 +173,20 @@ export function App({ boot }: { boot: EmbedBoot }) {
         });
       }
     },
-    [boot, messenger],
+    [boot, messenger, accept],
   );
 
+  const usedInitialData = useRef(false);
   useEffect(() => {
+    // The first render uses the data that came with the page; later changes fetch.
+    if (!usedInitialData.current && boot.initialData && pageId === boot.pageId) {
+      usedInitialData.current = true;
+      accept(boot.initialData, ++requestSeq.current, pageId);
+      return;
+    }
+    usedInitialData.current = true;
     void load(variables, pageId);
-  }, [load, variables, pageId]);
+  }, [load, accept, variables, pageId, boot]);
 
   const onChartRendered = useCallback(() => {
     if (status.kind !== "ready") return;

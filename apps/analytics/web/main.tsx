@@ -4,6 +4,7 @@ import { EMBED_BOOT_ELEMENT_ID, type EmbedBoot } from "../src/embed/boot.ts";
 import { App } from "./App.tsx";
 import "./styles.css";
 
+performance.mark("wb:script");
 const bootElement = document.getElementById(EMBED_BOOT_ELEMENT_ID);
 const root = document.getElementById("root");
 if (bootElement?.textContent && root) {

@@ -1,3 +1,4 @@
+import type { QueryResult } from "../workbooks/run.ts";
 import type { TPublicWorkbook } from "../workbooks/schema.ts";
 
 /** What the embed page's script receives in `<script type="application/json" id="embed-boot">`. */
@@ -17,6 +18,8 @@ export interface EmbedBoot {
   user: { name: string; email: string };
   /** The URL without `:jwt`, shown after load so the token does not linger in history. */
   cleanUrl: string;
+  /** The first page's data, computed with the page so the frame needs no second round trip to show it. */
+  initialData?: QueryResult;
 }
 
 export const EMBED_BOOT_ELEMENT_ID = "embed-boot";

@@ -124,6 +124,20 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
         },
         cleanUrl: `${path}${uiParams.length ? `?${uiParams.join("&")}` : ""}`,
       };
+      try {
+        boot.initialData = await runWorkbookPage(
+          db,
+          config.readerRole,
+          clientIdsFromAttributes(member.user_attributes),
+          definition,
+          boot.pageId,
+          initialVariables,
+          (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
+        );
+      } catch (error) {
+        // The page fetches its data itself when this fails.
+        request.log.error({ err: error }, "initial data failed");
+      }
       securityHeaders(reply, config);
       request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
       return reply.send(renderEmbedPage(boot, definition, await readFrontEndAssets()));

@@ -117,6 +117,7 @@ export async function runWorkbookPage(
   pageId: string | undefined,
   variables: Record<string, string>,
   log: (error: unknown, elementId: string) => void,
+  onTiming?: (id: string, ms: number) => void,
 ): Promise<QueryResult> {
   const page =
     workbook.pages.find((p) => p.id === pageId) ?? (workbook.pages[0] as TWorkbook["pages"][number]);
@@ -191,7 +192,9 @@ export async function runWorkbookPage(
       const bound = bindQuery(e.query, values);
       await q.exec("savepoint element");
       try {
+        const started = performance.now();
         const res = await q.query(bound.text, bound.params);
+        onTiming?.(e.id, performance.now() - started);
         elements[e.id] = { rows: res.rows };
         await q.exec("release savepoint element");
       } catch (error) {
