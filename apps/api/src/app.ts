@@ -23,6 +23,7 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { authenticate } from "./plugins/authenticate.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes, createSignInFailureLimiter } from "./routes/auth.ts";
+import { embedRoutes } from "./routes/embed.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { provisionRoutes } from "./routes/provision.ts";
 import { publicConfigRoutes } from "./routes/public-config.ts";
@@ -164,7 +165,9 @@ export async function buildApp({
   await app.register(authRoutes, { auth, db, config, signInFailures });
   await app.register(publicConfigRoutes, { config });
   await app.register(provisionRoutes, { db });
-  await app.register(adminRoutes, { db, embedder: embedder ?? createEmbedder(config) });
+  const sigmaEmbedder = embedder ?? createEmbedder(config);
+  await app.register(adminRoutes, { db, embedder: sigmaEmbedder });
+  await app.register(embedRoutes, { db, embedder: sigmaEmbedder });
 
   const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));
   if (hasWeb) {

@@ -68,7 +68,10 @@ describe("client list paging, search and sort", () => {
     const byFirst = await get("/api/admin/clients?q=dee&limit=5");
     expect(byFirst.headers["x-total-count"]).toBe("30");
     const twoWords = await get("/api/admin/clients?q=ann%20LAST0000");
-    expect((twoWords.json() as { client_id: string }[]).map((c) => c.client_id)).toEqual(["CL-00004", "CL-00008"]);
+    expect((twoWords.json() as { client_id: string }[]).map((c) => c.client_id)).toEqual([
+      "CL-00004",
+      "CL-00008",
+    ]);
     const middle = await get("/api/admin/clients?q=00042");
     expect(middle.json()).toEqual([]); // a prefix search: the middle of an id does not match
     const wildcard = await get("/api/admin/clients?q=%25");

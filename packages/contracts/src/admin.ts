@@ -253,3 +253,23 @@ export function workbookLabel(workbookName: string): string {
   const cut = workbookName.lastIndexOf("-");
   return (cut > 0 ? workbookName.slice(0, cut) : workbookName).replace(/-/g, " ");
 }
+
+// ---- Workbook viewing (signed-in clients and employees) ----
+
+/** POST /api/sigma/provision-and-embed — `workbookId` is the workbook name segment `<Name>-<urlId>`. */
+export const ZProvisionAndEmbedRequestSchema = z.strictObject(
+  {
+    workbookId: z
+      .string({ error: "workbookId is required." })
+      .trim()
+      .min(1, "workbookId is required.")
+      .max(200),
+  },
+  { error: (iss) => (iss.code === "invalid_type" ? "workbookId is required." : undefined) },
+);
+export type TProvisionAndEmbedRequest = z.infer<typeof ZProvisionAndEmbedRequestSchema>;
+export const ZProvisionAndEmbedResponseSchema = ZEmbedDataSchema.extend({ embedUrl: z.string() });
+export type TProvisionAndEmbedResponse = z.infer<typeof ZProvisionAndEmbedResponseSchema>;
+
+/** GET /api/me/workbooks — the caller's workbooks, for the sidebar. */
+export const ZMyWorkbooksResponseSchema = z.array(ZWorkbookSchema);

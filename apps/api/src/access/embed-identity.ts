@@ -2,6 +2,7 @@ import type { TPrivilege } from "@portal/contracts";
 import { sql } from "drizzle-orm";
 import { rows } from "../admin/shared.ts";
 import type { Executor } from "../db/client.ts";
+import type { Principal } from "../plugins/authenticate.ts";
 import type { EmbedUser } from "../sigma/embedder.ts";
 
 export interface EmbedIdentity {
@@ -68,4 +69,31 @@ export async function embedIdentityForUser(db: Executor, userId: string): Promis
       from employees e where e.user_id = ${userId}`),
   )[0];
   return build(employee, "client_ids");
+}
+
+/**
+ * What the caller may view. Admins may open any workbook of the catalogue, but carry no client
+ * attribute, so row-level security in the BI service shows them no client's rows (deny by default).
+ * Editors and authors have no client data (docs/DEVIATIONS.md).
+ */
+export async function viewingIdentity(db: Executor, principal: Principal): Promise<EmbedIdentity | null> {
+  if (principal.role !== "admin") return embedIdentityForUser(db, principal.userId);
+  const catalogue = rows<{ id: number; workbookName: string; teamName: string }>(
+    await db.execute(
+      sql`select id, workbook_name as "workbookName", team_name as "teamName" from workbooks order by id`,
+    ),
+  );
+  const [firstName = principal.name, ...rest] = principal.name.split(" ");
+  return {
+    user: {
+      email: principal.email,
+      firstName,
+      lastName: rest.join(" "),
+      privilege: "View",
+      teams: [...new Set(catalogue.map((w) => w.teamName))].sort(),
+      userAttributes: { client_ids: "" },
+    },
+    workbooks: catalogue,
+    clientIds: [],
+  };
 }

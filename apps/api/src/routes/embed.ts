@@ -1,0 +1,114 @@
+import {
+  ZErrorResponseSchema,
+  ZMyWorkbooksResponseSchema,
+  ZProvisionAndEmbedRequestSchema,
+  ZProvisionAndEmbedResponseSchema,
+} from "@portal/contracts";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { RateLimiterMemory } from "rate-limiter-flexible";
+import { viewingIdentity } from "../access/embed-identity.ts";
+import { recordAudit } from "../audit/audit.ts";
+import type { Database } from "../db/client.ts";
+import { AppError, notFound } from "../lib/errors.ts";
+import type { Embedder } from "../sigma/embedder.ts";
+
+export interface EmbedRoutesOptions {
+  db: Database;
+  embedder: Embedder;
+  /** Embed URLs one person may mint per minute. */
+  perMinute?: number;
+}
+
+const errors = {
+  400: ZErrorResponseSchema,
+  401: ZErrorResponseSchema,
+  404: ZErrorResponseSchema,
+  429: ZErrorResponseSchema,
+};
+
+/**
+ * Workbook viewing for signed-in clients and employees. What a person may see is decided here, from
+ * the database: a client's assigned workbooks, an employee's clients' workbooks. Anything else answers
+ * 404 without saying whether the workbook exists.
+ */
+export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
+  app,
+  { db, embedder, perMinute = 60 },
+) => {
+  const limiter = new RateLimiterMemory({ keyPrefix: "embed", points: perMinute, duration: 60 });
+
+  app.get(
+    "/api/me/workbooks",
+    {
+      schema: { tags: ["viewing"], response: { 200: ZMyWorkbooksResponseSchema, 401: ZErrorResponseSchema } },
+    },
+    async (request) => {
+      const identity = await viewingIdentity(db, request.principal!);
+      return (identity?.workbooks ?? []).map((w) => ({
+        id: w.id,
+        workbook_name: w.workbookName,
+        team_name: w.teamName,
+      }));
+    },
+  );
+
+  app.post(
+    "/api/sigma/provision-and-embed",
+    {
+      schema: {
+        tags: ["viewing"],
+        body: ZProvisionAndEmbedRequestSchema,
+        response: { 200: ZProvisionAndEmbedResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal!;
+      try {
+        await limiter.consume(principal.userId);
+      } catch {
+        throw new AppError(
+          429,
+          "Too many workbook requests. Please wait a minute and try again.",
+          "RATE_LIMITED",
+        );
+      }
+      const identity = await viewingIdentity(db, principal);
+      const workbook = identity?.workbooks.find((w) => w.workbookName === request.body.workbookId);
+      const source = {
+        ip: request.ip,
+        userAgent: request.headers["user-agent"] ?? null,
+        requestId: request.id,
+      };
+      if (!identity || !workbook) {
+        await recordAudit(db, {
+          action: "embed.denied",
+          outcome: "denied",
+          actorUserId: principal.userId,
+          actorEmail: principal.email,
+          targetType: "workbook",
+          targetId: request.body.workbookId,
+          ...source,
+        });
+        throw notFound("Workbook not found.");
+      }
+      const minted = await embedder.mint(identity.user, workbook.workbookName);
+      await recordAudit(db, {
+        action: "embed.issued",
+        outcome: "success",
+        actorUserId: principal.userId,
+        actorEmail: principal.email,
+        targetType: "workbook",
+        targetId: String(workbook.id),
+        details: {
+          purpose: "view",
+          workbook: workbook.workbookName,
+          clientIds: identity.clientIds,
+          jti: minted.jti,
+          expiresAt: minted.expiresAt.toISOString(),
+        },
+        ...source,
+      });
+      return reply.header("cache-control", "no-store").send({ embedUrl: minted.url });
+    },
+  );
+};
