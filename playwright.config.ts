@@ -3,7 +3,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 
-import { BASE_URL, E2E_PORT, E2E_SIGNIN_MAX_FAILURES, E2E_SMTP_PORT } from "./e2e/support/env.ts";
+import {
+  BASE_URL,
+  E2E_ANALYTICS_PORT,
+  E2E_PORT,
+  E2E_SIGNIN_MAX_FAILURES,
+  E2E_SMTP_PORT,
+} from "./e2e/support/env.ts";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -33,7 +39,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: 2,
-  timeout: 30_000,
+  // Generous: password hashing is deliberately slow and CI machines are shared.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
   globalSetup: "./e2e/global-setup.ts",
@@ -72,6 +79,7 @@ export default defineConfig({
       DEMO_DATA: "on",
       SIGNUP_ALLOWED_DOMAINS: "meridian-advisory.example",
       SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+      ANALYTICS_PORT: String(E2E_ANALYTICS_PORT),
       LOG_LEVEL: "warn",
       // Every test signs in from 127.0.0.1: lift the per-IP limit (30/min by default) so parallel
       // journeys do not trip it. The per-account lock-out has its own test.

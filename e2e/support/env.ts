@@ -2,6 +2,8 @@ import path from "node:path";
 
 export const E2E_PORT = 3210;
 export const E2E_SMTP_PORT = 2526;
+/** The built-in analytics server that `scripts/start.mjs` runs beside the portal (not the default 3100). */
+export const E2E_ANALYTICS_PORT = 3211;
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 /** Failed sign-ins per account before the lock-out (SIGNIN_MAX_FAILURES of the server under test). */
 export const E2E_SIGNIN_MAX_FAILURES = 5;
