@@ -134,7 +134,8 @@ export async function buildApp({
         imgSrc: ["'self'", "data:"],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
-        frameSrc: ["'self'"],
+        // Only the configured BI service (Sigma or the built-in analytics server) may be framed.
+        frameSrc: ["'self'", new URL(config.sigma.embedBaseUrl).origin],
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],

@@ -366,3 +366,18 @@ describe("audit trail", () => {
     expect(rows.every((r) => r.occurredAt instanceof Date)).toBe(true);
   });
 });
+
+describe("security headers", () => {
+  it("sends a CSP without inline scripts that frames only the configured BI origin", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/healthz" });
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).toContain(`frame-src 'self' ${new URL(t.config.sigma.embedBaseUrl).origin};`);
+    expect(csp).not.toContain("unsafe-inline");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  });
+});
