@@ -176,7 +176,9 @@ export async function buildApp({
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith("/api/") || request.url === "/api";
-    if (!isApi && hasWeb && (request.method === "GET" || request.method === "HEAD")) {
+    // A missing build asset is a 404, never index.html (which the browser would reject as a script).
+    const isAsset = request.url.startsWith("/assets/");
+    if (!isApi && !isAsset && hasWeb && (request.method === "GET" || request.method === "HEAD")) {
       // Client-side routes (including the SPA's own 404 page) are served by index.html.
       return reply.header("cache-control", "no-cache").sendFile("index.html");
     }

@@ -1,0 +1,41 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import type { DatabaseHandle } from "../src/db/client.ts";
+import { createTestApp } from "./support/app.ts";
+import { createTestDatabase } from "./support/database.ts";
+
+let database: DatabaseHandle;
+let app: Awaited<ReturnType<typeof buildApp>>["app"];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const { config } = await createTestApp(database);
+  const dist = mkdtempSync(path.join(os.tmpdir(), "portal-web-"));
+  mkdirSync(path.join(dist, "assets"));
+  writeFileSync(path.join(dist, "index.html"), '<!doctype html><div id="root"></div>');
+  writeFileSync(path.join(dist, "assets", "main-abc.js"), "console.log(1)");
+  ({ app } = await buildApp({ config, database, webDist: dist, logger: false }));
+});
+afterAll(async () => {
+  await app.close();
+  await database.close();
+});
+
+it("serves the SPA for client-side routes, real assets as files, and 404 for missing assets and API paths", async () => {
+  for (const route of ["/", "/login", "/admin/client-list", "/workbooks/Tax-Center-x", "/no/such/page"]) {
+    const res = await app.inject({ method: "GET", url: route });
+    expect(res.statusCode, route).toBe(200);
+    expect(res.body, route).toContain('<div id="root">');
+  }
+  const asset = await app.inject({ method: "GET", url: "/assets/main-abc.js" });
+  expect(asset.statusCode).toBe(200);
+  expect(asset.headers["content-type"]).toMatch(/javascript/);
+  const missing = await app.inject({ method: "GET", url: "/assets/main-old.js" });
+  expect(missing.statusCode).toBe(404);
+  expect(missing.json()).toMatchObject({ error: "Not found." });
+  const api = await app.inject({ method: "GET", url: "/api/admin/nothing" });
+  expect(api.statusCode).toBe(401);
+});
