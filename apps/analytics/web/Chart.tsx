@@ -17,6 +17,8 @@ echarts.use([
   SVGRenderer,
 ]);
 
+const CHART_FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+
 type ChartElement = Extract<TPublicElement, { type: "line" | "area" | "bar" | "pie" }>;
 type Row = Record<string, unknown>;
 
@@ -66,7 +68,8 @@ function buildOption(
   const common = {
     animation: false,
     color: theme.palette,
-    textStyle: { color: theme.text, fontFamily: "inherit" },
+    // A concrete family: ECharts measures legend and label text itself and cannot resolve "inherit".
+    textStyle: { color: theme.text, fontFamily: CHART_FONT, fontSize: 12 },
     aria: { enabled: true, label: { description } },
     tooltip: { trigger: element.type === "pie" ? "item" : "axis", confine: true },
   };
@@ -77,14 +80,25 @@ function buildOption(
         trigger: "item",
         valueFormatter: (v: unknown) => formatValue(v, element.format),
       },
-      legend: { bottom: 0, textStyle: { color: theme.text }, type: "scroll" },
+      legend: {
+        bottom: 0,
+        left: "center",
+        itemGap: 12,
+        textStyle: { color: theme.text, fontFamily: CHART_FONT },
+        formatter: (name: string) => {
+          const total = rows.reduce((s, r) => s + Number(r[element.value] ?? 0), 0);
+          const r = rows.find((x) => String(x[element.name]) === name);
+          const share = total && r ? Number(r[element.value]) / total : 0;
+          return `${name}  ${formatValue(share, "percent")}`;
+        },
+      },
       series: [
         {
           type: "pie",
-          radius: ["45%", "72%"],
-          center: ["50%", "45%"],
-          itemStyle: { borderColor: "transparent", borderWidth: 2 },
-          label: { color: theme.text, formatter: "{d}%" },
+          radius: ["36%", "62%"],
+          center: ["50%", "40%"],
+          itemStyle: { borderColor: theme.grid, borderWidth: 1 },
+          label: { show: false },
           data: rows.map((r) => ({ name: String(r[element.name]), value: Number(r[element.value] ?? 0) })),
         },
       ],
@@ -104,7 +118,8 @@ function buildOption(
     boundaryGap: element.type === "bar",
     axisLabel: {
       color: theme.muted,
-      hideOverlap: true,
+      // Few categories: show them all, wrapped; long date axes thin themselves out.
+      ...(categories.length <= 8 ? { interval: 0, width: 84, overflow: "break" } : { hideOverlap: true }),
       formatter: (v: string) => (dateAxis ? formatValue(v, "date") : v),
     },
     axisLine: { lineStyle: { color: theme.grid } },
@@ -116,7 +131,10 @@ function buildOption(
       confine: true,
       valueFormatter: (v: unknown) => formatValue(v, element.yFormat),
     },
-    legend: element.series.length > 1 ? { top: 0, textStyle: { color: theme.text } } : undefined,
+    legend:
+      element.series.length > 1
+        ? { top: 0, itemGap: 16, textStyle: { color: theme.text, fontFamily: CHART_FONT } }
+        : undefined,
     grid: { left: 8, right: 16, top: element.series.length > 1 ? 36 : 12, bottom: 8, containLabel: true },
     xAxis: element.horizontal ? valueAxis : categoryAxis,
     yAxis: element.horizontal ? categoryAxis : valueAxis,

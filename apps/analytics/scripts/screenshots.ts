@@ -1,0 +1,62 @@
+/**
+ * npm run screenshots -w apps/analytics — full-page screenshots of each demo workbook, light and dark, 1280 px
+ * wide, as client CL-1001 sees them, into docs/screenshots/analytics-<workbook>-<theme>.png.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { DEMO_CLIENTS, DEMO_EMPLOYEE, DEMO_WORKBOOKS } from "@portal/contracts/demo";
+import { mintEmbedUrl, parseWorkbookName } from "@portal/sigma";
+import { buildAnalyticsFrontEnd } from "../src/frontend.ts";
+import { launchChromium } from "../test/browser-harness.ts";
+import { startTestServer, EMBED_CLIENT } from "../test/helpers.ts";
+
+const OUT = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
+const client = DEMO_CLIENTS[0];
+
+await buildAnalyticsFrontEnd({ quiet: true });
+const t = await startTestServer();
+const browser = await launchChromium();
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  for (const wb of DEMO_WORKBOOKS) {
+    for (const theme of ["Light", "Dark"] as const) {
+      // The Tax Center is shown as the employee sees it (with the client selector), the others as the client.
+      const employee = wb.workbookName.startsWith("Tax-Center");
+      const { url } = await mintEmbedUrl({
+        embedBaseUrl: t.server.embedBaseUrl,
+        workbookName: wb.workbookName,
+        clientId: EMBED_CLIENT.clientId,
+        secret: EMBED_CLIENT.secret,
+        ui: { theme },
+        user: employee
+          ? {
+              email: DEMO_EMPLOYEE.email,
+              firstName: DEMO_EMPLOYEE.firstName,
+              lastName: DEMO_EMPLOYEE.lastName,
+              accountType: DEMO_EMPLOYEE.privilege,
+              teams: DEMO_WORKBOOKS.map((w) => w.teamName),
+              userAttributes: { client_ids: DEMO_EMPLOYEE.clientIds.join(",") },
+            }
+          : {
+              email: client.email,
+              firstName: client.firstName,
+              lastName: client.lastName,
+              accountType: client.privilege,
+              teams: DEMO_WORKBOOKS.map((w) => w.teamName),
+              userAttributes: { client_id: client.clientId },
+            },
+      });
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => performance.getEntriesByName("wb:workbook:dataloaded").length > 0);
+      const slug = (parseWorkbookName(wb.workbookName)?.slug ?? wb.workbookName).toLowerCase();
+      const file = path.join(OUT, `analytics-${slug}-${theme.toLowerCase()}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(`wrote ${path.relative(process.cwd(), file)}`);
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await t.stop();
+}
