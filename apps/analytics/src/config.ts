@@ -105,6 +105,12 @@ export async function loadAnalyticsConfig(env: NodeJS.ProcessEnv = process.env):
         `Invalid analytics server configuration:\n  - ANALYTICS_ALLOWED_PARENT_ORIGINS: ${part} is not an origin`,
       );
     origins.push(o.data);
+    // The same local portal is often opened as localhost and as 127.0.0.1: allow both spellings.
+    const u = new URL(o.data);
+    if (u.hostname === "127.0.0.1" || u.hostname === "localhost") {
+      u.hostname = u.hostname === "localhost" ? "127.0.0.1" : "localhost";
+      if (!origins.includes(u.origin)) origins.push(u.origin);
+    }
   }
   const dataDir = path.resolve(e.DATA_DIR);
   const needLocal = !e.ANALYTICS_EMBED_CLIENT_ID || !e.ANALYTICS_API_CLIENT_ID;

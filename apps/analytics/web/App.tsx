@@ -114,7 +114,10 @@ export function App({ boot }: { boot: EmbedBoot }) {
   // The token must not linger in the frame's URL or history.
   useEffect(() => {
     window.history.replaceState(null, "", boot.cleanUrl);
-    messenger.post({ type: "workbook:loaded", workbook: { variables: boot.initialVariables } });
+    messenger.post({
+      type: "workbook:loaded",
+      workbook: { variables: boot.initialData?.variables ?? boot.initialVariables },
+    });
   }, [boot, messenger]);
 
   const accept = useCallback(
