@@ -90,9 +90,18 @@ export async function ensureDemoData(
     meta.size === size &&
     meta.generatorVersion === GENERATOR_VERSION
   ) {
+    await applyFunctionsAndRowSecurity(db, options.readerRole);
     return { ...meta, generated: false };
   }
   return { ...(await generateDemoData(db, { ...options, seed, asOf })), generated: true };
+}
+
+/** Shared functions and row-security policies: idempotent, applied on every boot. */
+async function applyFunctionsAndRowSecurity(db: Database, readerRole: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.exec(CREATE_FUNCTIONS);
+    await tx.exec(rowSecuritySql(readerRole));
+  });
 }
 
 function* csvLines<T>(rows: Iterable<T>, toLine: (row: T) => string): Generator<string> {
@@ -341,8 +350,7 @@ export async function generateDemoData(
   }
 
   await db.exec(CREATE_INDEXES);
-  await db.exec(CREATE_FUNCTIONS);
-  await db.exec(rowSecuritySql(options.readerRole));
+  await applyFunctionsAndRowSecurity(db, options.readerRole);
   const meta: DemoMeta = {
     asOf: options.asOf,
     seed: options.seed,

@@ -166,13 +166,19 @@ create index fees_client_idx on demo.fees (client_id, billed_date);
 alter table demo.tax_estimates add primary key (client_id, tax_year);
 `;
 
-/** Row-level security: every client-scoped table shows the reader only rows of `rls.client_ids()`. */
+/**
+ * Row-level security: every client-scoped table shows the reader only rows of `rls.client_ids()`. The function
+ * is wrapped in a scalar subquery so it runs once per query (an InitPlan), not once per row. Idempotent: applied
+ * again at every boot, so a changed policy reaches an existing database.
+ */
 export function rowSecuritySql(readerRole: string): string {
   const role = `"${readerRole}"`;
   const policies = CLIENT_SCOPED_TABLES.map(
     (t) => `
 alter table demo.${t} enable row level security;
-create policy ${t}_by_client on demo.${t} for select to ${role} using (client_id = any (rls.client_ids()));`,
+drop policy if exists ${t}_by_client on demo.${t};
+create policy ${t}_by_client on demo.${t} for select to ${role}
+  using (client_id = any ((select rls.client_ids())::text[]));`,
   ).join("");
   return `
 ${policies}
@@ -183,14 +189,14 @@ grant select on all tables in schema demo to ${role};
 }
 
 /**
- * Functions the workbooks share. All are SECURITY INVOKER (the default) so row security applies to them as to
+ * Functions the workbooks share (created again at every boot, so changes reach an existing database). All are SECURITY INVOKER (the default) so row security applies to them as to
  * any query of the reader; a test checks that no function or view in the schema runs with its owner's rights.
  */
 export const CREATE_FUNCTIONS = `
 -- Market value and external flows (deposits, withdrawals) per trading day for a client (or 'all' visible
 -- clients) and an account (or 'all'), derived from the transactions: positions are the running sum of
 -- buys and sells valued at each day's close, cash the running sum of all cash amounts.
-create function demo.daily_values(p_client text, p_account text, p_start date, p_end date)
+create or replace function demo.daily_values(p_client text, p_account text, p_start date, p_end date)
 returns table (value_date date, market_value numeric, net_flow numeric)
 language sql stable as $$
   with tx as (
@@ -241,7 +247,7 @@ $$;
 -- Daily time-weighted return (flows at the end of the day, net of advisory fees, which are not flows):
 -- r = (MV_t - F_t) / MV_(t-1) - 1, chained from the base day; and the growth of the client's blended
 -- benchmark over the same days (null when the scope mixes clients with different benchmarks).
-create function demo.performance(p_client text, p_account text, p_base date, p_end date)
+create or replace function demo.performance(p_client text, p_account text, p_base date, p_end date)
 returns table (value_date date, market_value numeric, net_flow numeric, daily_return double precision,
                growth double precision, benchmark_growth double precision)
 language sql stable as $$
@@ -270,7 +276,7 @@ language sql stable as $$
 $$;
 
 -- Time-weighted return and benchmark return month-, quarter-, year-to-date and over one year, as of p_end.
-create function demo.period_returns(p_client text, p_account text, p_end date)
+create or replace function demo.period_returns(p_client text, p_account text, p_end date)
 returns table (period text, sort_order integer, start_date date, twr double precision, benchmark double precision)
 language sql stable as $$
   with e as (select max(d) as end_d from demo.trading_days where d <= p_end),
@@ -295,7 +301,7 @@ language sql stable as $$
 $$;
 
 -- Open tax lots as of a date: each lot bought on or before it, less what was sold of it on or before it.
-create function demo.lots_as_of(p_client text, p_account text, p_as_of date)
+create or replace function demo.lots_as_of(p_client text, p_account text, p_as_of date)
 returns table (lot_id bigint, client_id text, account_id text, security_id integer, acquired_date date,
                quantity numeric, cost_basis numeric)
 language sql stable as $$
@@ -312,7 +318,7 @@ language sql stable as $$
 $$;
 
 -- Closing price of each security on the last trading day on or before a date.
-create function demo.prices_as_of(p_as_of date)
+create or replace function demo.prices_as_of(p_as_of date)
 returns table (security_id integer, price_date date, close numeric)
 language sql stable as $$
   select p.security_id, p.price_date, p.close from demo.prices p
@@ -322,7 +328,7 @@ $$;
 -- Per client: the tax year's realized results and income in taxable accounts, netted as on a return
 -- (short- and long-term results offset each other; a net loss deducts up to $3,000 from ordinary income),
 -- with the client's marginal rates. A marginal-rate estimate, not a tax computation.
-create function demo.tax_estimate(p_client text, p_start date, p_end date)
+create or replace function demo.tax_estimate(p_client text, p_start date, p_end date)
 returns table (client_id text, short_term numeric, long_term numeric, qualified_dividends numeric,
                ordinary_income numeric, tax_exempt_income numeric, taxable_st numeric, taxable_lt numeric,
                loss_deduction numeric, ordinary_rate numeric, ltcg_rate numeric, state_rate numeric,
@@ -368,7 +374,7 @@ language sql stable as $$
 $$;
 
 -- Cash balance as of a date.
-create function demo.cash_as_of(p_client text, p_account text, p_as_of date)
+create or replace function demo.cash_as_of(p_client text, p_account text, p_as_of date)
 returns numeric
 language sql stable as $$
   select coalesce(sum(amount), 0) from demo.transactions t
