@@ -204,8 +204,9 @@ describe("embed in Chromium", () => {
     expect(change.variables).toMatchObject({ Client: CLIENT_B!.clientId });
     await waitForEvent(page, "workbook:dataloaded", 1);
     expect((await events(page)).length).toBeGreaterThan(before);
+    // The response is read asynchronously on this side: wait for it rather than for a fixed time.
+    await expect.poll(() => queries[queries.length - 1]?.variables.Client).toBe(CLIENT_B!.clientId);
     const last = queries[queries.length - 1]!;
-    expect(last.variables.Client).toBe(CLIENT_B!.clientId);
     expect(JSON.stringify(last.elements)).not.toContain(`${CLIENT_A!.firstName} ${CLIENT_A!.lastName}`);
   });
 
@@ -222,7 +223,9 @@ describe("embed in Chromium", () => {
     const change = await waitForEvent(page, "workbook:variables:onchange");
     expect(change.variables).toMatchObject({ Period: "min:2026-10-01,max:2026-10-31" });
     await waitForEvent(page, "workbook:dataloaded", 1);
-    expect(queries[queries.length - 1]!.variables.Period).toBe("min:2026-10-01,max:2026-10-31");
+    await expect
+      .poll(() => queries[queries.length - 1]?.variables.Period)
+      .toBe("min:2026-10-01,max:2026-10-31");
     await page.evaluate(() =>
       (window as unknown as { __post: (m: unknown) => void }).__post({ type: "workbook:variables:list" }),
     );
