@@ -75,6 +75,8 @@ const EnvSchema = z.object({
   SIGMA_EMBED_URL_LIFETIME_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   /** Privilege → Sigma account type, e.g. "Build=Creator,Analyze=Explorer,Act=Explorer,View=Viewer". */
   SIGMA_ACCOUNT_TYPES: z.string().optional(),
+  /** Privilege → Sigma REST `memberType`, e.g. "Build=creator,View=viewer" (org-specific names). */
+  SIGMA_MEMBER_TYPES: z.string().optional(),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -125,17 +127,23 @@ export interface SigmaConfig {
   analyticsPort: number;
   embedUrlLifetimeSeconds: number;
   accountTypes: Record<"Build" | "Analyze" | "Act" | "View", string>;
+  memberTypes: Record<"Build" | "Analyze" | "Act" | "View", string>;
 }
 
 const PRIVILEGE_NAMES = ["Build", "Analyze", "Act", "View"] as const;
 
-function parseAccountTypes(problems: string[], raw: string | undefined): SigmaConfig["accountTypes"] {
-  const map = { Build: "Build", Analyze: "Analyze", Act: "Act", View: "View" };
+function parsePrivilegeMap(
+  problems: string[],
+  name: string,
+  raw: string | undefined,
+  defaults: SigmaConfig["accountTypes"],
+): SigmaConfig["accountTypes"] {
+  const map = { ...defaults };
   if (!raw) return map;
   for (const pairText of raw.split(",")) {
     const [key, value] = pairText.split("=").map((p) => p.trim());
     if (!key || !value || !(PRIVILEGE_NAMES as readonly string[]).includes(key)) {
-      problems.push(`SIGMA_ACCOUNT_TYPES: "${pairText}" is not <Build|Analyze|Act|View>=<account type>`);
+      problems.push(`${name}: "${pairText}" is not <Build|Analyze|Act|View>=<name>`);
       continue;
     }
     map[key as keyof typeof map] = value;
@@ -232,7 +240,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push("SIGMA_API_BASE_URL is required with SIGMA_EMBED_BASE_URL");
   if (!builtIn && !apiPair)
     problems.push("SIGMA_API_CLIENT_ID and SIGMA_API_CLIENT_SECRET are required with SIGMA_EMBED_BASE_URL");
-  const accountTypes = parseAccountTypes(problems, env.SIGMA_ACCOUNT_TYPES);
+  const accountTypes = parsePrivilegeMap(problems, "SIGMA_ACCOUNT_TYPES", env.SIGMA_ACCOUNT_TYPES, {
+    Build: "Build",
+    Analyze: "Analyze",
+    Act: "Act",
+    View: "View",
+  });
+  const memberTypes = parsePrivilegeMap(problems, "SIGMA_MEMBER_TYPES", env.SIGMA_MEMBER_TYPES, {
+    Build: "build",
+    Analyze: "analyze",
+    Act: "act",
+    View: "view",
+  });
 
   if (problems.length > 0) throw new ConfigError(problems);
   const analyticsUrl = (env.ANALYTICS_PUBLIC_URL ?? `http://127.0.0.1:${env.ANALYTICS_PORT}`).replace(
@@ -281,6 +300,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       analyticsPort: env.ANALYTICS_PORT,
       embedUrlLifetimeSeconds: env.SIGMA_EMBED_URL_LIFETIME_SECONDS,
       accountTypes,
+      memberTypes,
     },
   };
 }

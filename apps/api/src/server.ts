@@ -3,6 +3,7 @@ import { ensureUser } from "./auth/users.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { seedDemoData } from "./demo/seed.ts";
+import { createSigmaRestClient, startProvisioningWorker } from "./sigma/provisioning.ts";
 
 async function main() {
   let config;
@@ -36,8 +37,17 @@ async function main() {
   }
   const demo = config.demoData ? await seedDemoData(auth, database.db) : [];
 
+  // Delivers queued member and team changes to the BI service, with retries, from the outbox table.
+  const worker = startProvisioningWorker({
+    db: database.db,
+    client: await createSigmaRestClient(config),
+    config,
+    log: app.log,
+  });
+
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, "shutting down");
+    await worker.stop();
     await app.close();
     await database.close();
     process.exit(0);

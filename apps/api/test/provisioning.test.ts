@@ -1,0 +1,244 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startAnalyticsServer, type AnalyticsServer } from "@portal/analytics";
+import { loadOrCreateLocalSigmaCredentials, SigmaRestClient } from "@portal/sigma";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "../src/db/client.ts";
+import { provisioningRequests, users } from "../src/db/schema.ts";
+import { createSigmaRestClient, deliverDueRequests } from "../src/sigma/provisioning.ts";
+import { createTestApp, headersFor } from "./support/app.ts";
+import { createTestDatabase } from "./support/database.ts";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let database: DatabaseHandle;
+let t: Awaited<ReturnType<typeof createTestApp>>;
+let admin: Record<string, string>;
+let analytics: AnalyticsServer | undefined;
+let analyticsPort: number;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  analyticsPort = await freePort();
+  t = await createTestApp(database, {
+    ANALYTICS_PORT: String(analyticsPort),
+    AUTH_IP_LIMIT_PER_MINUTE: "10000",
+  });
+  admin = await headersFor(t, "admin");
+});
+afterAll(async () => {
+  await analytics?.close();
+  await t.app.close();
+  await database.close();
+});
+
+/** The built-in analytics server, sharing the portal's DATA_DIR credentials as `npm start` does. */
+function startAnalytics() {
+  return startAnalyticsServer({
+    logger: false,
+    buildFrontEnd: false,
+    env: {
+      DATA_DIR: t.config.dataDir,
+      ANALYTICS_PORT: String(analyticsPort),
+      ANALYTICS_LOG_LEVEL: "silent",
+      ANALYTICS_DEMO_SIZE: "2",
+    },
+  });
+}
+
+const pending = async () =>
+  (await database.db.select().from(provisioningRequests).where(eq(provisioningRequests.status, "pending")))
+    .length;
+
+async function deliverAll(client: SigmaRestClient) {
+  for (let round = 0; round < 20 && (await pending()) > 0; round++) {
+    await database.db.execute(
+      sql`update provisioning_requests set next_attempt_at = now() where status = 'pending'`,
+    );
+    await deliverDueRequests({ db: database.db, client, config: t.config, baseDelayMs: 10 });
+  }
+}
+
+describe("provisioning outbox", () => {
+  it(
+    "keeps admin changes while the BI service is down and delivers them once, in order, when it is back",
+    { timeout: 180_000 },
+    async () => {
+      const wb = (
+        await t.app.inject({
+          method: "POST",
+          url: "/api/admin/addworkbook",
+          headers: admin,
+          payload: { workbook_name: "Outbox-Review-BBBBBBBBBBBBBBBBBBBBBB", team_name: "Outbox Team" },
+        })
+      ).json().data;
+      const add = await t.app.inject({
+        method: "POST",
+        url: "/api/admin/addclient",
+        headers: admin,
+        payload: {
+          clientId: "CL-OUT",
+          firstName: "Otto",
+          lastName: "Box",
+          email: "otto.box@example.com",
+          password: "outbox-client-passphrase",
+          role: "client",
+          privilege: "Act",
+          workbookIds: [wb.id],
+        },
+      });
+      expect(add.statusCode).toBe(201);
+      const cId = add.json().data.client.c_id;
+      await t.app.inject({
+        method: "PUT",
+        url: "/api/admin/editclient",
+        headers: admin,
+        payload: { cId, clientId: "CL-OUT", firstName: "Otto", lastName: "Boxwell", privilege: "Act" },
+      });
+
+      // The BI service is down: nothing is lost, every request stays pending with the reason.
+      const client = await createSigmaRestClient(t.config);
+      await deliverDueRequests({ db: database.db, client, config: t.config, baseDelayMs: 10 });
+      const queued = await database.db
+        .select()
+        .from(provisioningRequests)
+        .orderBy(provisioningRequests.createdAt);
+      expect(queued.map((q) => q.kind)).toEqual(["team.upsert", "member.upsert", "member.upsert"]);
+      expect(queued.every((q) => q.status === "pending")).toBe(true);
+      expect(queued[0]!.attempts).toBe(1);
+      expect(queued[0]!.lastError).toMatch(/could not be reached/);
+      // The person's second change waited behind the first: only the first was tried.
+      expect(queued[2]!.attempts).toBe(0);
+
+      analytics = await startAnalytics();
+      await deliverAll(client);
+      const after = await database.db.select().from(provisioningRequests);
+      expect(after.every((q) => q.status === "done")).toBe(true);
+
+      const members = (
+        await client.listAll((await import("@portal/sigma")).ZSigmaMemberSchema, "/v2/members")
+      ).filter((m) => m.email === "otto.box@example.com");
+      expect(members).toHaveLength(1);
+      expect(members[0]).toMatchObject({
+        firstName: "Otto",
+        lastName: "Boxwell",
+        memberType: "act",
+        isArchived: false,
+      });
+      const [team] = (await client.listTeams("Outbox Team")).filter((x) => x.name === "Outbox Team");
+      expect(team).toBeDefined();
+      const teamMembers = await client.listTeamMembers(team!.teamId);
+      expect(teamMembers.map((m) => m.memberId)).toEqual([members[0]!.memberId]);
+
+      // Deleting the client deactivates the member.
+      await t.app.inject({ method: "DELETE", url: `/api/admin/deleteclient/${cId}`, headers: admin });
+      await deliverAll(client);
+      expect((await client.findMemberByEmail("otto.box@example.com"))?.isInactive).toBe(true);
+    },
+  );
+
+  it("retries a 429 answer and still delivers once", { timeout: 120_000 }, async () => {
+    analytics ??= await startAnalytics();
+    let refusals = 2;
+    const proxy: Server = createServer((req, res) => {
+      if (req.url?.startsWith("/v2/members") && refusals > 0) {
+        refusals -= 1;
+        res.writeHead(429, { "content-type": "application/json" });
+        res.end(JSON.stringify({ requestId: "r", message: "Too many requests", code: "rate_limited" }));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        fetch(`${analytics!.url}${req.url}`, {
+          method: req.method,
+          headers: Object.fromEntries(
+            Object.entries(req.headers).filter(
+              ([k]) => !["host", "content-length", "connection"].includes(k),
+            ),
+          ) as Record<string, string>,
+          ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+        }).then(
+          async (upstream) => {
+            res.writeHead(upstream.status, {
+              "content-type": upstream.headers.get("content-type") ?? "application/json",
+            });
+            res.end(Buffer.from(await upstream.arrayBuffer()));
+          },
+          () => res.writeHead(502).end(),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const creds = await loadOrCreateLocalSigmaCredentials(t.config.dataDir);
+      const client = new SigmaRestClient({
+        apiBaseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        clientId: creds.apiClientId,
+        clientSecret: creds.apiClientSecret,
+        retryDelaysMs: [],
+      });
+      const [user] = await database.db
+        .insert(users)
+        .values({ id: "retry-user", name: "Rita Retry", email: "rita.retry@example.com", role: "employee" })
+        .returning();
+      await database.db.insert(provisioningRequests).values({
+        userId: user!.id,
+        kind: "member.upsert",
+        payload: { email: "rita.retry@example.com", firstName: "Rita", lastName: "Retry", privilege: "View" },
+      });
+      await deliverAll(client);
+      expect(refusals).toBe(0);
+      const [row] = await database.db
+        .select()
+        .from(provisioningRequests)
+        .where(eq(provisioningRequests.userId, "retry-user"));
+      expect(row).toMatchObject({ status: "done" });
+      expect(row!.attempts).toBeGreaterThanOrEqual(2);
+      const found = await client.listAll((await import("@portal/sigma")).ZSigmaMemberSchema, "/v2/members", {
+        email: "rita.retry@example.com",
+      });
+      expect(found).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
+  it(
+    "marks a permanent error as failed with its reason, and holds that person's later changes",
+    { timeout: 120_000 },
+    async () => {
+      analytics ??= await startAnalytics();
+      const client = await createSigmaRestClient(t.config);
+      const [user] = await database.db
+        .insert(users)
+        .values({ id: "bad-user", name: "Bad Email", email: "bad-user@example.com", role: "client" })
+        .returning();
+      await database.db.insert(provisioningRequests).values({
+        userId: user!.id,
+        kind: "member.upsert",
+        payload: { email: "not-an-email", firstName: "Bad", lastName: "Email", privilege: "View" },
+      });
+      await new Promise((r) => setTimeout(r, 5));
+      await database.db
+        .insert(provisioningRequests)
+        .values({ userId: user!.id, kind: "member.deactivate", payload: { email: "not-an-email" } });
+      await deliverAll(client);
+      const rowsForUser = await database.db
+        .select()
+        .from(provisioningRequests)
+        .where(eq(provisioningRequests.userId, "bad-user"))
+        .orderBy(provisioningRequests.createdAt);
+      expect(rowsForUser[0]).toMatchObject({ status: "failed", attempts: 1 });
+      expect(rowsForUser[0]!.lastError).toMatch(/400/);
+      expect(rowsForUser[1]).toMatchObject({ status: "pending", attempts: 0 });
+    },
+  );
+});
