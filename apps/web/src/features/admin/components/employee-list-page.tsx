@@ -1,5 +1,94 @@
-import { BackOfficePlaceholder } from "./back-office-placeholder";
+import { useState } from "react";
+import { Link } from "react-router";
 
+import type { TEmployee } from "@portal/contracts";
+
+import { buttonClasses } from "@/components/ui/button";
+import { getErrorMessage } from "@/lib/errors";
+
+import { useDeleteEmployee } from "../api/delete-employee";
+import { useEmployees } from "../api/get-employees";
+import { fullName, namesOrNone } from "../utils/people";
+import { useListState } from "../utils/use-list-state";
+import { ConfirmDeleteDialog } from "./confirm-delete-dialog";
+import { ListView } from "./list-view";
+import type { TColumn } from "./list-view";
+import { PageHeader } from "./page-header";
+
+const columns: ReadonlyArray<TColumn<TEmployee>> = [
+  { header: "Employee ID", cell: (employee) => employee.employee_id },
+  { header: "First Name", cell: (employee) => employee.first_name },
+  { header: "Last Name", cell: (employee) => employee.last_name },
+  { header: "Email", cell: (employee) => <span className="[overflow-wrap:anywhere]">{employee.email}</span> },
+  { header: "Assigned Clients", cell: (employee) => namesOrNone(employee.clients) },
+];
+
+/** The edit screen of an employee: the row goes along in the navigation state, the Employee ID in the address. */
+export const editEmployeeLink = (employee: TEmployee) => ({
+  to: `/admin/edit-employee?id=${encodeURIComponent(employee.employee_id)}`,
+  state: { employee },
+});
+
+/** /admin/employee-list. */
 export function EmployeeListPage() {
-  return <BackOfficePlaceholder title="Employees" />;
+  const list = useListState();
+  const query = useEmployees({ q: list.q || undefined, offset: list.offset, limit: list.limit });
+  const [toDelete, setToDelete] = useState<TEmployee | null>(null);
+  const deleteEmployee = useDeleteEmployee();
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    deleteEmployee.mutate(toDelete.e_id, {
+      onSettled: () => setToDelete(null),
+      // Spec section 8: delete errors appear in a browser alert.
+      onError: (error) => window.alert(getErrorMessage(error, "The employee could not be deleted.")),
+    });
+  };
+
+  return (
+    <section aria-labelledby="page-title">
+      <PageHeader
+        title="Employees"
+        description="The firm's advisors, their sign-in email and the clients each one looks after."
+        action={
+          <Link to="/admin/add-employee" className={buttonClasses("primary")}>
+            +Add Employee
+          </Link>
+        }
+      />
+      <ListView
+        caption="Employees"
+        searchLabel="Search employees"
+        searchPlaceholder="Search by employee ID, name or email"
+        list={list}
+        query={query}
+        columns={columns}
+        rowKey={(employee) => employee.e_id}
+        rowLink={editEmployeeLink}
+        rowLinkLabel={(employee) => `Edit employee ${employee.employee_id}`}
+        actionsHeader="Actions"
+        onDelete={setToDelete}
+        deleteLabel={(employee) => `employee ${employee.employee_id}`}
+        emptyText="No employees found."
+        loadErrorFallback="Failed to load employees."
+      />
+      <ConfirmDeleteDialog
+        open={toDelete !== null}
+        title="Are you sure you want to delete this employee?"
+        description={
+          toDelete ? (
+            <>
+              <strong className="font-semibold text-navy-900">
+                {fullName(toDelete)} ({toDelete.employee_id})
+              </strong>{" "}
+              loses access to the portal at once and is unassigned from their clients. This cannot be undone.
+            </>
+          ) : null
+        }
+        pending={deleteEmployee.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      />
+    </section>
+  );
 }

@@ -1,5 +1,93 @@
-import { BackOfficePlaceholder } from "./back-office-placeholder";
+import { useState } from "react";
+import { Link } from "react-router";
 
+import type { TWorkbook } from "@portal/contracts";
+
+import { buttonClasses } from "@/components/ui/button";
+import { getErrorMessage } from "@/lib/errors";
+
+import { useDeleteWorkbook } from "../api/delete-workbook";
+import { LOAD_WORKBOOKS_FAILED, useWorkbooks } from "../api/get-workbooks";
+import { useListState } from "../utils/use-list-state";
+import { ConfirmDeleteDialog } from "./confirm-delete-dialog";
+import { ListView } from "./list-view";
+import type { TColumn } from "./list-view";
+import { PageHeader } from "./page-header";
+
+const columns: ReadonlyArray<TColumn<TWorkbook>> = [
+  { header: "ID", cell: (workbook) => workbook.id },
+  {
+    header: "Workbook Name",
+    cell: (workbook) => <span className="[overflow-wrap:anywhere]">{workbook.workbook_name}</span>,
+  },
+  { header: "Team Name", cell: (workbook) => workbook.team_name },
+];
+
+/** The edit screen of a workbook: the row goes along in the navigation state, the (unique) name in the address. */
+export const editWorkbookLink = (workbook: TWorkbook) => ({
+  to: `/admin/edit-workbook?name=${encodeURIComponent(workbook.workbook_name)}`,
+  state: { workbook },
+});
+
+/** /admin/workbook-list: the catalogue of Sigma workbooks that can be assigned to clients. */
 export function WorkbookListPage() {
-  return <BackOfficePlaceholder title="Workbooks" />;
+  const list = useListState();
+  const query = useWorkbooks({ q: list.q || undefined, offset: list.offset, limit: list.limit });
+  const [toDelete, setToDelete] = useState<TWorkbook | null>(null);
+  const deleteWorkbook = useDeleteWorkbook();
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    deleteWorkbook.mutate(toDelete.id, {
+      onSettled: () => setToDelete(null),
+      // Spec section 8: delete errors appear in a browser alert.
+      onError: (error) => window.alert(getErrorMessage(error, "The workbook could not be deleted.")),
+    });
+  };
+
+  return (
+    <section aria-labelledby="page-title">
+      <PageHeader
+        title="Workbooks"
+        description="The Sigma workbooks of the firm and the team each belongs to. Clients see the workbooks assigned to them."
+        action={
+          <Link to="/admin/add-workbook" className={buttonClasses("primary")}>
+            +Add Workbook
+          </Link>
+        }
+      />
+      <ListView
+        caption="Workbooks"
+        searchLabel="Search workbooks"
+        searchPlaceholder="Search by workbook or team name"
+        list={list}
+        query={query}
+        columns={columns}
+        rowKey={(workbook) => workbook.id}
+        rowLink={editWorkbookLink}
+        rowLinkLabel={(workbook) => `Edit workbook ${workbook.id}`}
+        actionsHeader="Action"
+        onDelete={setToDelete}
+        deleteLabel={(workbook) => `workbook ${workbook.workbook_name}`}
+        emptyText="No workbooks found."
+        loadErrorFallback={LOAD_WORKBOOKS_FAILED}
+      />
+      <ConfirmDeleteDialog
+        open={toDelete !== null}
+        title="Are you sure you want to delete this workbook?"
+        description={
+          toDelete ? (
+            <>
+              <strong className="font-semibold break-all text-navy-900">{toDelete.workbook_name}</strong> is
+              removed from the catalogue and from every client it is assigned to. The workbook itself stays in
+              Sigma.
+            </>
+          ) : null
+        }
+        pending={deleteWorkbook.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setToDelete(null)}
+      />
+    </section>
+  );
 }

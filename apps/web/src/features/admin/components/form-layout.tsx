@@ -1,0 +1,90 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+
+import { ArrowLeftIcon } from "@/components/ui/icons";
+
+/** The page of an add or edit form: a back link, the heading and the form in a card. */
+export function FormPage({
+  title,
+  description,
+  backTo,
+  backLabel,
+  children,
+}: {
+  title: string;
+  description: string;
+  backTo: string;
+  backLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby="page-title" className="mx-auto max-w-3xl">
+      <Link
+        to={backTo}
+        className="mb-4 inline-flex items-center gap-1.5 rounded text-sm font-medium text-slate-600 hover:text-navy-900"
+      >
+        <ArrowLeftIcon className="size-4" />
+        {backLabel}
+      </Link>
+      <h1 id="page-title" className="text-2xl font-semibold tracking-tight text-navy-950">
+        {title}
+      </h1>
+      <p className="mt-1 mb-6 text-sm text-slate-600">{description}</p>
+      <div className="rounded-2xl border border-slate-200 bg-white shadow-sm">{children}</div>
+    </section>
+  );
+}
+
+/** A titled group of fields inside the form card. */
+export function FormSection({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
+  return (
+    <fieldset className="border-b border-slate-100 px-5 py-6 sm:px-8">
+      {/* Floated, the legend sits inside the padding like any heading instead of on the border. */}
+      <legend className="float-left w-full text-sm font-semibold text-navy-950">{title}</legend>
+      {description ? <p className="clear-both pt-0.5 text-sm text-slate-500">{description}</p> : null}
+      <div className="clear-both grid gap-5 pt-5 sm:grid-cols-2">{children}</div>
+    </fieldset>
+  );
+}
+
+/** The bottom of the form card: the outcome messages and the buttons. */
+export function FormFooter({ messages, children }: { messages: ReactNode; children: ReactNode }) {
+  return (
+    <div className="space-y-4 px-5 py-6 sm:px-8">
+      {messages}
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>
+    </div>
+  );
+}
+
+/** A read-only value with its label (Edit screens: email, password, privilege, workbooks). */
+export function ReadOnlyItem({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-sm font-medium text-slate-500">{label}</dt>
+      <dd className="mt-1 text-sm break-words text-navy-950">{children}</dd>
+    </div>
+  );
+}
+
+/** Spec: passwords are never shown on edit screens, only eight asterisks. */
+export const MASKED_PASSWORD = "********";
+
+export function MaskedPassword() {
+  return (
+    <>
+      <span aria-hidden="true" className="font-mono tracking-widest">
+        {MASKED_PASSWORD}
+      </span>
+      <span className="sr-only">Hidden</span>
+    </>
+  );
+}

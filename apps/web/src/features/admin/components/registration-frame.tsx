@@ -1,0 +1,54 @@
+import { useEffect, useEffectEvent, useRef } from "react";
+
+/**
+ * If the frame never fires `load` (blocked by a browser extension, the analytics service down), the
+ * admin is not left waiting: the form moves on after this long. Registration in Sigma is also queued on
+ * the server (provisioning outbox), so nothing is lost when the frame does not get through.
+ */
+export const REGISTRATION_FRAME_TIMEOUT_MS = 15_000;
+
+type TRegistrationFrameProps = {
+  /** The one-time embed URL from the add response (`data.embed.embedUrl`). */
+  src: string;
+  title: string;
+  /** Called once: when the frame has loaded, or after the timeout. */
+  onDone: () => void;
+  timeoutMs?: number;
+};
+
+/**
+ * The hidden frame of Add Client / Add Employee (spec section 2): loading the new person's embed URL
+ * makes Sigma create their embed user, with all their teams, before they first open a workbook.
+ */
+export function RegistrationFrame({
+  src,
+  title,
+  onDone,
+  timeoutMs = REGISTRATION_FRAME_TIMEOUT_MS,
+}: TRegistrationFrameProps) {
+  const doneRef = useRef(false);
+  const done = () => {
+    if (doneRef.current) return;
+    doneRef.current = true;
+    onDone();
+  };
+  const finish = useEffectEvent(done);
+  useEffect(() => {
+    const timer = window.setTimeout(finish, timeoutMs);
+    return () => window.clearTimeout(timer);
+  }, [timeoutMs]);
+
+  return (
+    <iframe
+      src={src}
+      title={title}
+      hidden
+      aria-hidden="true"
+      tabIndex={-1}
+      width={0}
+      height={0}
+      onLoad={done}
+      className="hidden"
+    />
+  );
+}

@@ -1,0 +1,23 @@
+import type { FieldErrors, FieldValues } from "react-hook-form";
+
+import { ALL_FIELDS_REQUIRED } from "@portal/contracts";
+
+export { ALL_FIELDS_REQUIRED };
+
+export const FIELD_REQUIRED = "This field is required.";
+
+/**
+ * The message under one field. A blank required field is reported once for the whole form with the
+ * spec's 'All fields are required.'; under the field itself a short note says which one it is.
+ */
+export function fieldError(message: string | undefined): string | undefined {
+  if (!message) return undefined;
+  return message === ALL_FIELDS_REQUIRED ? FIELD_REQUIRED : message;
+}
+
+/** True when any field of the form is blank but required (→ 'All fields are required.' under the form). */
+export function hasMissingFields<T extends FieldValues>(errors: FieldErrors<T>): boolean {
+  return Object.values(errors).some(
+    (error) => typeof error === "object" && error !== null && error.message === ALL_FIELDS_REQUIRED,
+  );
+}
