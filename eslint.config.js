@@ -4,7 +4,16 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", ".tmp/**", "data/**", "test-results/**", "playwright-report/**"] },
+  {
+    ignores: [
+      "**/dist/**",
+      "**/node_modules/**",
+      ".tmp/**",
+      "data/**",
+      "test-results/**",
+      "playwright-report/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
