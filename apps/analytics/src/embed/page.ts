@@ -41,10 +41,20 @@ function skeleton(page: TWorkbook["pages"][number]): string {
     .join("");
 }
 
-export function renderEmbedPage(boot: EmbedBoot, definition: TWorkbook, assets: FrontEndAssets): string {
-  const page = definition.pages.find((p) => p.id === boot.pageId) ?? definition.pages[0];
+/**
+ * The embed page in two parts. The head (styles, the module script, the skeleton) is sent at once so the browser
+ * fetches and compiles the script while the server computes the first page's data; the tail carries the boot
+ * JSON. Module scripts run after the document is parsed, so the script always finds the boot data.
+ */
+export function renderEmbedHead(
+  definition: TWorkbook,
+  pageId: string,
+  theme: EmbedBoot["theme"],
+  assets: FrontEndAssets,
+): string {
+  const page = definition.pages.find((p) => p.id === pageId) ?? definition.pages[0];
   return `<!doctype html>
-<html lang="en" data-theme="${boot.theme}">
+<html lang="en" data-theme="${theme}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -55,9 +65,17 @@ ${assets.styles.map((s) => `<link rel="stylesheet" href="${escapeHtml(s)}">`).jo
 </head>
 <body>
 <div id="root"><main class="wb-root" aria-busy="true"><div class="wb-header"><h1 class="wb-title">${escapeHtml(definition.name)}</h1></div><div class="wb-grid">${page ? skeleton(page) : ""}</div><p class="wb-visually-hidden" role="status">Loading ${escapeHtml(definition.name)}…</p></main></div>
-<script type="application/json" id="${EMBED_BOOT_ELEMENT_ID}">${scriptJson(boot)}</script>
+`;
+}
+
+export function renderEmbedTail(boot: EmbedBoot): string {
+  return `<script type="application/json" id="${EMBED_BOOT_ELEMENT_ID}">${scriptJson(boot)}</script>
 </body>
 </html>`;
+}
+
+export function renderEmbedPage(boot: EmbedBoot, definition: TWorkbook, assets: FrontEndAssets): string {
+  return renderEmbedHead(definition, boot.pageId, boot.theme, assets) + renderEmbedTail(boot);
 }
 
 /**

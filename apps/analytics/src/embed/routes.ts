@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { PassThrough } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { parseWorkbookName } from "@portal/sigma";
@@ -16,7 +17,7 @@ import {
   resolveEmbedSession,
   upsertEmbedMember,
 } from "./members.ts";
-import { embedCsp, renderEmbedPage, renderErrorPage } from "./page.ts";
+import { embedCsp, renderEmbedHead, renderEmbedTail, renderErrorPage } from "./page.ts";
 import { EmbedError, consumeJti, pruneUsedJtis, verifyEmbedToken } from "./verify.ts";
 
 interface EmbedDeps {
@@ -124,23 +125,31 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
         },
         cleanUrl: `${path}${uiParams.length ? `?${uiParams.join("&")}` : ""}`,
       };
-      try {
-        boot.initialData = await runWorkbookPage(
-          db,
-          config.readerRole,
-          clientIdsFromAttributes(member.user_attributes),
-          definition,
-          boot.pageId,
-          initialVariables,
-          (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
-        );
-      } catch (error) {
-        // The page fetches its data itself when this fails.
-        request.log.error({ err: error }, "initial data failed");
-      }
       securityHeaders(reply, config);
       request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
-      return reply.send(renderEmbedPage(boot, definition, await readFrontEndAssets()));
+      // Stream: the head goes out now, the boot data (with the first page's rows) when it is ready.
+      const body = new PassThrough();
+      body.write(renderEmbedHead(definition, boot.pageId, boot.theme, await readFrontEndAssets()));
+      void runWorkbookPage(
+        db,
+        config.readerRole,
+        clientIdsFromAttributes(member.user_attributes),
+        definition,
+        boot.pageId,
+        initialVariables,
+        (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
+      )
+        .then(
+          (data) => {
+            boot.initialData = data;
+          },
+          (error: unknown) => {
+            // The page fetches its data itself when this fails.
+            request.log.error({ err: error }, "initial data failed");
+          },
+        )
+        .finally(() => body.end(renderEmbedTail(boot)));
+      return reply.send(body);
     } catch (error) {
       if (error instanceof EmbedError) return fail(error);
       throw error;
