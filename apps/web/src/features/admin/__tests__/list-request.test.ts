@@ -1,6 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { ZClientSchema } from "@portal/contracts";
 import type { TClient } from "@portal/contracts";
 
 import { AppRequestError } from "@/lib/errors";
@@ -10,16 +11,20 @@ import { clientsQueryKey, clientsQueryOptions, getClients } from "../api/get-cli
 import { removeFromCachedLists } from "../api/list-cache";
 import type { TListPage } from "../utils/paging";
 
-const client = (cId: number, clientId: string): TClient => ({
-  c_id: cId,
-  client_id: clientId,
-  first_name: "Olivia",
-  last_name: "Bennett",
-  email: `c${cId}@example.com`,
-  privilege: "View",
-  workbook_ids: [],
-  employees: [],
-});
+// Parsed, so the fixture has exactly the fields the contract knows (it strips any others).
+const client = (cId: number, clientId: string): TClient =>
+  ZClientSchema.parse({
+    c_id: cId,
+    client_id: clientId,
+    first_name: "Olivia",
+    last_name: "Bennett",
+    email: `c${cId}@example.com`,
+    privilege: "View",
+    workbook_ids: [],
+    employees: [],
+    sync_status: "synced",
+    sync_error: null,
+  });
 
 function answer(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}) {
   const fetchMock = vi.fn(
