@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { TEmbedClaims } from "@portal/sigma";
 import type { Database, Queryable } from "../db/database.ts";
-import { EmbedError, hashToken } from "./verify.ts";
+import { hashToken } from "./verify.ts";
 
 /** Sigma assigns the highest account type when `account_type` is omitted. */
 export const DEFAULT_ACCOUNT_TYPE = "Build";
@@ -18,98 +18,64 @@ export interface Member {
   is_inactive: boolean;
 }
 
-export async function findTeamIdsByName(
-  q: Queryable,
-  names: readonly string[],
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const name of names) {
-    const found = await q.query<{ team_id: string }>(
-      "select team_id from analytics.teams where lower(name) = lower($1)",
-      [name],
-    );
-    let teamId = found.rows[0]?.team_id;
-    if (!teamId) {
-      // A team named in a token but unknown here is created empty-handed: it grants nothing until a workbook
-      // is shared with it.
-      const created = await q.query<{ team_id: string }>(
-        `insert into analytics.teams (team_id, name) values ($1, $2)
-         on conflict ((lower(name))) do update set name = analytics.teams.name returning team_id`,
-        [randomUUID(), name],
-      );
-      teamId = (created.rows[0] as { team_id: string }).team_id;
-    }
-    out.set(name, teamId);
-  }
-  return out;
+/** Team ids for these names, creating the missing teams (empty-handed: they grant nothing until shared). */
+export async function ensureTeamsByName(q: Queryable, names: readonly string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  const res = await q.query<{ team_id: string }>(
+    `with names as (select distinct on (lower(n)) n from unnest($1::text[]) as n),
+          created as (
+            insert into analytics.teams (team_id, name)
+            select gen_random_uuid()::text, n from names
+            on conflict ((lower(name))) do nothing
+            returning team_id)
+     select team_id from created
+     union
+     select t.team_id from analytics.teams t join names on lower(t.name) = lower(names.n)`,
+    [[...names]],
+  );
+  return res.rows.map((r) => r.team_id);
 }
 
 /**
  * Creates the embed user on the first visit, or updates them: the claims belong to the user, so names,
  * account type and attributes are taken from the token, and `teams` replaces the user's memberships.
+ * Returns "deactivated" (and changes nothing) for an archived or deactivated member.
  */
-export async function upsertEmbedMember(db: Database, claims: TEmbedClaims): Promise<Member> {
-  return db.transaction(async (tx) => {
-    const email = claims.sub;
-    const existing = await tx.query<Member>(
-      "select * from analytics.members where lower(email) = lower($1) for update",
-      [email],
+export async function upsertEmbedMember(q: Queryable, claims: TEmbedClaims): Promise<Member | "deactivated"> {
+  const res = await q.query<Member>(
+    `insert into analytics.members (member_id, email, first_name, last_name, member_type, user_kind, user_attributes)
+     values ($1, $2, coalesce($3, ''), coalesce($4, ''), $5, 'embed', coalesce($6::jsonb, '{}'::jsonb))
+     on conflict ((lower(email))) do update set
+       first_name = coalesce($3, analytics.members.first_name),
+       last_name = coalesce($4, analytics.members.last_name),
+       member_type = $5,
+       user_attributes = coalesce($6::jsonb, analytics.members.user_attributes),
+       updated_at = now()
+     where not analytics.members.is_archived and not analytics.members.is_inactive
+     returning *`,
+    [
+      randomUUID(),
+      claims.sub,
+      claims.first_name ?? null,
+      claims.last_name ?? null,
+      claims.account_type ?? DEFAULT_ACCOUNT_TYPE,
+      claims.user_attributes ? JSON.stringify(claims.user_attributes) : null,
+    ],
+  );
+  const member = res.rows[0];
+  if (!member) return "deactivated";
+  if (claims.teams) {
+    const teamIds = await ensureTeamsByName(q, claims.teams);
+    await q.query(
+      `with removed as (
+         delete from analytics.team_members where member_id = $1 and not (team_id = any ($2::text[])))
+       insert into analytics.team_members (team_id, member_id)
+       select unnest($2::text[]), $1
+       on conflict do nothing`,
+      [member.member_id, teamIds],
     );
-    let member = existing.rows[0];
-    if (member && (member.is_archived || member.is_inactive)) {
-      throw new EmbedError("EPERM", "Your analytics access has been deactivated.", "member deactivated");
-    }
-    const attributes = claims.user_attributes;
-    if (!member) {
-      const created = await tx.query<Member>(
-        `insert into analytics.members (member_id, email, first_name, last_name, member_type, user_kind, user_attributes)
-         values ($1, $2, $3, $4, $5, 'embed', $6::jsonb)
-         on conflict ((lower(email))) do update set updated_at = now()
-         returning *`,
-        [
-          randomUUID(),
-          email,
-          claims.first_name ?? "",
-          claims.last_name ?? "",
-          claims.account_type ?? DEFAULT_ACCOUNT_TYPE,
-          JSON.stringify(attributes ?? {}),
-        ],
-      );
-      member = created.rows[0] as Member;
-    } else {
-      const updated = await tx.query<Member>(
-        `update analytics.members set
-           first_name = coalesce($2, first_name),
-           last_name = coalesce($3, last_name),
-           member_type = $4,
-           user_attributes = coalesce($5::jsonb, user_attributes),
-           updated_at = now()
-         where member_id = $1 returning *`,
-        [
-          member.member_id,
-          claims.first_name ?? null,
-          claims.last_name ?? null,
-          claims.account_type ?? DEFAULT_ACCOUNT_TYPE,
-          attributes ? JSON.stringify(attributes) : null,
-        ],
-      );
-      member = updated.rows[0] as Member;
-    }
-    if (claims.teams) {
-      const teamIds = await findTeamIdsByName(tx, claims.teams);
-      await tx.query(
-        "delete from analytics.team_members where member_id = $1 and not (team_id = any($2::text[]))",
-        [member.member_id, [...teamIds.values()]],
-      );
-      for (const teamId of teamIds.values()) {
-        await tx.query(
-          `insert into analytics.team_members (team_id, member_id) values ($1, $2) on conflict do nothing`,
-          [teamId, member.member_id],
-        );
-      }
-    }
-    return member;
-  });
+  }
+  return member;
 }
 
 export interface CatalogWorkbook {
@@ -144,7 +110,7 @@ export async function memberCanOpen(db: Queryable, memberId: string, workbookId:
 
 /** An embed session: the page's bearer token for its data requests, valid until the JWT's `exp`. */
 export async function createEmbedSession(
-  db: Database,
+  db: Queryable,
   memberId: string,
   workbookId: string,
   expiresAtSeconds: number,

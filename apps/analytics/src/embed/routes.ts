@@ -68,43 +68,71 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
     try {
       const token = typeof query[":jwt"] === "string" ? (query[":jwt"] as string) : undefined;
       const { claims, kid } = await verifyEmbedToken(token, config.embedClients);
-      if (!(await consumeJti(db, kid, claims))) {
-        throw new EmbedError(
-          "EINVAL",
-          "This embed link has already been used. Please reload the page to get a new one.",
-          "jti reused",
+      const parsed = parseWorkbookName(request.params.workbookName);
+      const definition = parsed ? workbooks.get(parsed.urlId) : undefined;
+      // One transaction, one commit: consume the jti, create or update the user, decide, open a session.
+      // The jti and the user stay recorded even when access is refused, as with Sigma.
+      const outcome = await db.transaction(async (tx) => {
+        if (!(await consumeJti(tx, kid, claims))) return { refused: "reused" as const };
+        const member = await upsertEmbedMember(tx, claims);
+        if (member === "deactivated") return { refused: "deactivated" as const };
+        const catalogued = parsed ? await findWorkbookByUrlId(tx, parsed.urlId) : undefined;
+        if (request.params.org !== config.orgSlug || !catalogued || catalogued.is_archived || !definition) {
+          return { refused: "unknown" as const };
+        }
+        if (!(await memberCanOpen(tx, member.member_id, catalogued.workbook_id))) {
+          return { refused: "not shared" as const };
+        }
+        const pageId = request.params.pageId;
+        if (pageId && !definition.pages.some((p) => p.id === pageId))
+          return { refused: "unknown page" as const };
+        const sessionToken = await createEmbedSession(
+          tx,
+          member.member_id,
+          catalogued.workbook_id,
+          claims.exp,
         );
+        return { member, catalogued, definition, sessionToken };
+      });
+      if ("refused" in outcome) {
+        switch (outcome.refused) {
+          case "reused":
+            throw new EmbedError(
+              "EINVAL",
+              "This embed link has already been used. Please reload the page to get a new one.",
+              "jti reused",
+            );
+          case "deactivated":
+            throw new EmbedError(
+              "EPERM",
+              "Your analytics access has been deactivated.",
+              "member deactivated",
+            );
+          case "unknown":
+            throw new EmbedError(
+              "ENOENT",
+              "This workbook does not exist or has been removed.",
+              "unknown workbook",
+            );
+          case "unknown page":
+            throw new EmbedError("ENOENT", "This page of the workbook does not exist.", "unknown page");
+          default:
+            throw new EmbedError("EACCES", "This workbook has not been shared with you.", "no team grant");
+        }
       }
+      const { member, catalogued, sessionToken, definition: wb } = outcome;
+      const pageId = request.params.pageId;
       if (Date.now() - lastPrune > 3_600_000) {
         lastPrune = Date.now();
         await pruneUsedJtis(db);
       }
-      const member = await upsertEmbedMember(db, claims);
-      const parsed = parseWorkbookName(request.params.workbookName);
-      const catalogued = parsed ? await findWorkbookByUrlId(db, parsed.urlId) : undefined;
-      const definition = parsed ? workbooks.get(parsed.urlId) : undefined;
-      if (request.params.org !== config.orgSlug || !catalogued || catalogued.is_archived || !definition) {
-        throw new EmbedError(
-          "ENOENT",
-          "This workbook does not exist or has been removed.",
-          "unknown workbook",
-        );
-      }
-      if (!(await memberCanOpen(db, member.member_id, catalogued.workbook_id))) {
-        throw new EmbedError("EACCES", "This workbook has not been shared with you.", "no team grant");
-      }
-      const pageId = request.params.pageId;
-      if (pageId && !definition.pages.some((p) => p.id === pageId)) {
-        throw new EmbedError("ENOENT", "This page of the workbook does not exist.", "unknown page");
-      }
-      const sessionToken = await createEmbedSession(db, member.member_id, catalogued.workbook_id, claims.exp);
       const initialVariables: Record<string, string> = {};
       const uiParams: string[] = [];
       for (const [key, value] of Object.entries(query)) {
         if (typeof value !== "string") continue;
         if (key.startsWith(":")) {
           if (key !== ":jwt") uiParams.push(`${key}=${encodeURIComponent(value)}`);
-        } else if (definition.controls.some((c) => c.id === key)) {
+        } else if (wb.controls.some((c) => c.id === key)) {
           initialVariables[key] = value;
         }
       }
@@ -112,8 +140,8 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
       const boot: EmbedBoot = {
         sessionToken,
         queryUrl: `/${config.orgSlug}/api/embed/query`,
-        workbook: publicWorkbook(definition),
-        pageId: pageId ?? (definition.pages[0] as TWorkbook["pages"][number]).id,
+        workbook: publicWorkbook(wb),
+        pageId: pageId ?? (wb.pages[0] as TWorkbook["pages"][number]).id,
         theme,
         responsiveHeight: query[":responsive_height"] === "true",
         hideMenu: query[":hide_menu"] === "true" || query[":menu_position"] === "none",
@@ -129,12 +157,12 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
       request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
       // Stream: the head goes out now, the boot data (with the first page's rows) when it is ready.
       const body = new PassThrough();
-      body.write(renderEmbedHead(definition, boot.pageId, boot.theme, await readFrontEndAssets()));
+      body.write(renderEmbedHead(wb, boot.pageId, boot.theme, await readFrontEndAssets()));
       void runWorkbookPage(
         db,
         config.readerRole,
         clientIdsFromAttributes(member.user_attributes),
-        definition,
+        wb,
         boot.pageId,
         initialVariables,
         (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),

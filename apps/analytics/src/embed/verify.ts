@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from "jose";
 import { ZEmbedClaimsSchema, type TEmbedClaims } from "@portal/sigma";
-import type { Database } from "../db/database.ts";
+import type { Database, Queryable } from "../db/database.ts";
 
 /** Sigma's embed error codes, posted as `workbook:error` `{code, message}`. */
 export type EmbedErrorCode = "EINVAL" | "EACCES" | "ENOENT" | "EPERM";
@@ -79,7 +79,7 @@ export async function verifyEmbedToken(
 }
 
 /** Records the token's jti; false when it was seen before (every embed URL works once). */
-export async function consumeJti(db: Database, kid: string, claims: TEmbedClaims): Promise<boolean> {
+export async function consumeJti(db: Queryable, kid: string, claims: TEmbedClaims): Promise<boolean> {
   const res = await db.query(
     `insert into analytics.used_jtis (jti, kid, member_email, expires_at)
      values ($1, $2, $3, to_timestamp($4))
