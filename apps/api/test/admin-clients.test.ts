@@ -76,6 +76,8 @@ describe("add client", () => {
       privilege: "Analyze",
       workbook_ids: [a.id, b.id],
       employees: [],
+      sync_status: "pending",
+      sync_error: null,
     });
     expect(res.body).not.toMatch(/password|argon2/i);
 

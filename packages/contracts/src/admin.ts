@@ -92,6 +92,14 @@ export type TWorkbookInput = z.infer<typeof ZWorkbookInputSchema>;
 
 // ---- Clients ----
 
+/** Whether the person's latest changes have reached the BI service (Sigma or the built-in server). */
+export const SYNC_STATUSES = ["synced", "pending", "failed"] as const;
+const syncFields = {
+  sync_status: z.enum(SYNC_STATUSES),
+  /** The BI service's answer to the oldest unfinished change, when it failed or is being retried. */
+  sync_error: z.string().nullable(),
+};
+
 export const ZClientSchema = z.object({
   c_id: z.number().int(),
   client_id: z.string(),
@@ -101,6 +109,7 @@ export const ZClientSchema = z.object({
   privilege: z.enum(PRIVILEGES),
   workbook_ids: z.array(z.number().int()),
   employees: z.array(z.object({ first_name: z.string(), last_name: z.string() })),
+  ...syncFields,
 });
 export type TClient = z.infer<typeof ZClientSchema>;
 
@@ -138,6 +147,7 @@ export const ZEmployeeSchema = z.object({
   email: z.string(),
   privilege: z.enum(PRIVILEGES),
   clients: z.array(z.object({ c_id: z.number().int(), first_name: z.string(), last_name: z.string() })),
+  ...syncFields,
 });
 export type TEmployee = z.infer<typeof ZEmployeeSchema>;
 

@@ -153,7 +153,10 @@ export const provisioningRequests = pgTable(
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     ...timestamps,
   },
-  (t) => [index("provisioning_requests_status_idx").on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index("provisioning_requests_status_idx").on(t.status, t.nextAttemptAt),
+    index("provisioning_requests_user_idx").on(t.userId, t.createdAt),
+  ],
 );
 
 // ---- Back office: the workbook catalogue, clients, employees and their assignments ----

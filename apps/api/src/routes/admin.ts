@@ -25,6 +25,7 @@ import { embedIdentityForUser } from "../access/embed-identity.ts";
 import { addClient, deleteClient, editClient, listClients } from "../admin/clients.ts";
 import { addEmployee, deleteEmployee, editEmployee, listEmployees } from "../admin/employees.ts";
 import { actorOf, setPageHeaders } from "../admin/shared.ts";
+import { retryFailedSync } from "../admin/sync.ts";
 import { addWorkbook, deleteWorkbook, editWorkbook, listWorkbooks } from "../admin/workbooks.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
@@ -251,6 +252,34 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     async (request) => {
       await deleteEmployee(db, request.params.e_id as number, actorOf(request));
       return { message: "Employee deleted." };
+    },
+  );
+
+  // ---- Sync with the BI service ----
+
+  const retried = z.object({ message: z.string(), requeued: z.number().int() });
+  app.post(
+    "/api/admin/resyncclient/:c_id",
+    { schema: { tags: ["clients"], params: idParam("c_id"), response: { 200: retried, ...errors } } },
+    async (request) => {
+      const requeued = await retryFailedSync(
+        db,
+        { type: "client", cId: request.params.c_id as number },
+        actorOf(request),
+      );
+      return { message: requeued > 0 ? "Sync retry queued." : "Nothing to retry.", requeued };
+    },
+  );
+  app.post(
+    "/api/admin/resyncemployee/:e_id",
+    { schema: { tags: ["employees"], params: idParam("e_id"), response: { 200: retried, ...errors } } },
+    async (request) => {
+      const requeued = await retryFailedSync(
+        db,
+        { type: "employee", eId: request.params.e_id as number },
+        actorOf(request),
+      );
+      return { message: requeued > 0 ? "Sync retry queued." : "Nothing to retry.", requeued };
     },
   );
 

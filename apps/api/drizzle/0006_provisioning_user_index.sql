@@ -1,0 +1,1 @@
+CREATE INDEX "provisioning_requests_user_idx" ON "provisioning_requests" USING btree ("user_id","created_at");
