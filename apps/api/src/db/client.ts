@@ -41,6 +41,9 @@ export function fromPglite(client: PGlite): DatabaseHandle {
 
 export function fromPostgres(url: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that the server ends (restart, failover, admin command) is reported here; the
+  // pool replaces it. Without a listener the process would crash; queries in flight get their own error.
+  pool.on("error", (error) => console.warn(`database connection closed: ${error.message}`));
   const db = drizzleNodePg(pool, { schema });
   return {
     db: db as unknown as Database,
