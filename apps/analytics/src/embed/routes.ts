@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PassThrough } from "node:stream";
+import type { OutgoingHttpHeaders } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { parseWorkbookName } from "@portal/sigma";
@@ -156,28 +156,34 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
       securityHeaders(reply, config);
       request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
       // Stream: the head goes out now, the boot data (with the first page's rows) when it is ready.
-      const body = new PassThrough();
-      body.write(renderEmbedHead(wb, boot.pageId, boot.theme, await readFrontEndAssets()));
-      void runWorkbookPage(
-        db,
-        config.readerRole,
-        clientIdsFromAttributes(member.user_attributes),
-        wb,
-        boot.pageId,
-        initialVariables,
-        (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
-      )
-        .then(
-          (data) => {
-            boot.initialData = data;
-          },
-          (error: unknown) => {
-            // The page fetches its data itself when this fails.
-            request.log.error({ err: error }, "initial data failed");
-          },
+      const head = renderEmbedHead(wb, boot.pageId, boot.theme, await readFrontEndAssets());
+      // Written straight to the socket (not through a stream Fastify pipes later), so the browser has the
+      // head, and starts on the script, before the queries below occupy this thread (PGlite runs in-process).
+      reply.hijack();
+      reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
+      reply.raw.write(head);
+      setImmediate(() => {
+        void runWorkbookPage(
+          db,
+          config.readerRole,
+          clientIdsFromAttributes(member.user_attributes),
+          wb,
+          boot.pageId,
+          initialVariables,
+          (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
         )
-        .finally(() => body.end(renderEmbedTail(boot)));
-      return reply.send(body);
+          .then(
+            (data) => {
+              boot.initialData = data;
+            },
+            (error: unknown) => {
+              // The page fetches its data itself when this fails.
+              request.log.error({ err: error }, "initial data failed");
+            },
+          )
+          .finally(() => reply.raw.end(renderEmbedTail(boot)));
+      });
+      return reply;
     } catch (error) {
       if (error instanceof EmbedError) return fail(error);
       throw error;
