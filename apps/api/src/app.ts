@@ -168,7 +168,7 @@ export async function buildApp({
   await app.register(provisionRoutes, { db });
   const sigmaEmbedder = embedder ?? createEmbedder(config);
   await app.register(adminRoutes, { db, embedder: sigmaEmbedder });
-  await app.register(embedRoutes, { db, embedder: sigmaEmbedder });
+  await app.register(embedRoutes, { db, embedder: sigmaEmbedder, perMinute: config.embedRateLimitPerMinute });
 
   const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));
   if (hasWeb) {

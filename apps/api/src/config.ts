@@ -50,6 +50,8 @@ const EnvSchema = z.object({
   /** Requests per IP per minute to the sign-in, sign-up and reset endpoints. */
   AUTH_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(12),
+  /** Workbook embed URLs one person may request per minute. */
+  EMBED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   MICROSOFT_CLIENT_ID: z.string().optional(),
@@ -106,6 +108,7 @@ export interface AppConfig {
   signInLockWindowSeconds: number;
   authIpLimitPerMinute: number;
   sessionMaxAgeSeconds: number;
+  embedRateLimitPerMinute: number;
   social: {
     google?: SocialProviderConfig;
     microsoft?: SocialProviderConfig & { tenantId: string };
@@ -286,6 +289,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     signInLockWindowSeconds: env.SIGNIN_LOCK_WINDOW_SECONDS,
     authIpLimitPerMinute: env.AUTH_IP_LIMIT_PER_MINUTE,
     sessionMaxAgeSeconds: Math.round(env.SESSION_MAX_AGE_HOURS * 3600),
+    embedRateLimitPerMinute: env.EMBED_RATE_LIMIT_PER_MINUTE,
     social,
     oidc:
       oidcPair && env.OIDC_ISSUER
