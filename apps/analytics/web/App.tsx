@@ -155,17 +155,7 @@ export function App({ boot }: { boot: EmbedBoot }) {
         }
         const result = (await res.json()) as QueryResult;
         if (seq !== requestSeq.current) return;
-        const p = boot.workbook.pages.find((x) => x.id === page) ?? boot.workbook.pages[0];
-        pendingCharts.current = p
-          ? p.elements.filter((e) => e.type !== "kpi" && e.type !== "table").length
-          : 0;
-        dataPosted.current = -1;
-        currentVariables.current = result.variables;
-        setStatus({ kind: "ready", result: { ...result, seq } as QueryResult & { seq: number } });
-        if (pendingCharts.current === 0) {
-          dataPosted.current = seq;
-          messenger.post({ type: "workbook:dataloaded" });
-        }
+        accept(result, seq, page);
       } catch {
         if (seq !== requestSeq.current) return;
         setStatus({ kind: "error", message: "The workbook could not be reached." });
