@@ -1,4 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
+import { useRef } from "react";
 import type { ReactNode } from "react";
 
 import { buttonClasses } from "@/components/ui/button";
@@ -21,7 +22,8 @@ type TConfirmDeleteDialogProps = {
 
 /**
  * The delete confirmation (spec: 'Yes, Delete' and 'Cancel'). Radix traps focus inside, starts on
- * Cancel (the safe choice), closes on Escape and returns focus to the Delete button that opened it.
+ * Cancel (the safe choice) and closes on Escape. Focus then returns to the Delete button that opened
+ * it, or, when that row is gone, to the page's main region.
  */
 export function ConfirmDeleteDialog({
   open,
@@ -31,6 +33,8 @@ export function ConfirmDeleteDialog({
   onConfirm,
   onCancel,
 }: TConfirmDeleteDialogProps) {
+  // The dialog is opened by state, not by a Radix Trigger, so it remembers where to send focus back.
+  const returnFocusTo = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root
       open={open}
@@ -43,6 +47,16 @@ export function ConfirmDeleteDialog({
         <Dialog.Overlay className="fixed inset-0 z-50 bg-navy-950/50 backdrop-blur-[1px]" />
         <Dialog.Content
           role="alertdialog"
+          onOpenAutoFocus={() => {
+            returnFocusTo.current =
+              document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            const target = returnFocusTo.current;
+            if (target?.isConnected) target.focus();
+            else document.getElementById("main")?.focus();
+          }}
           className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-slate-200 bg-white p-6 shadow-2xl focus:outline-none"
         >
           <div className="flex gap-4">
