@@ -39,8 +39,24 @@ function run(name, entry) {
   });
 }
 
-if (builtIn) run("analytics server", "apps/analytics/src/main.ts");
 run("portal", "apps/api/src/server.ts");
+
+// The analytics server starts once the portal answers, so the two do not compete for the CPU while
+// the portal boots (sign-in is up first; workbooks follow a few seconds later).
+async function startAnalyticsWhenPortalIsUp() {
+  const host = process.env.HOST ?? "127.0.0.1";
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${process.env.PORT ?? 3000}/healthz`;
+  for (let i = 0; i < 1200 && !stopping; i++) {
+    try {
+      if ((await fetch(url)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!stopping) run("analytics server", "apps/analytics/src/main.ts");
+}
+if (builtIn) void startAnalyticsWhenPortalIsUp();
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
