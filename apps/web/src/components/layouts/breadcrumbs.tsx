@@ -1,47 +1,71 @@
 import { Link, useMatches } from "react-router";
+import type { ComponentType, ReactNode } from "react";
 import type { Params } from "react-router";
 
 import { ChevronRightIcon } from "../ui/icons";
 import { PageTitle } from "../ui/page-title";
 
+/** A crumb whose text needs data (a workbook's label): it passes the text to `children` once known. */
+export type TCrumbLabelComponent = ComponentType<{ params: Params; children: (label: string) => ReactNode }>;
+
 /** Put on a route's `handle` to give it a breadcrumb entry. */
-export type TCrumbHandle = { crumb: string | ((params: Params) => string) };
+export type TCrumbHandle = { crumb: string | ((params: Params) => string) | { Label: TCrumbLabelComponent } };
 
 function isCrumbHandle(handle: unknown): handle is TCrumbHandle {
   return typeof handle === "object" && handle !== null && "crumb" in handle;
 }
 
+type TCrumbItemProps = { to: string; label: string; first: boolean; last: boolean };
+
+function CrumbItem({ to, label, first, last }: TCrumbItemProps) {
+  return (
+    <li className="flex min-w-0 items-center gap-1.5">
+      {first ? null : <ChevronRightIcon className="size-4 shrink-0 text-slate-400" />}
+      {last ? (
+        <>
+          <PageTitle title={label} />
+          <span aria-current="page" className="truncate font-semibold text-navy-950">
+            {label}
+          </span>
+        </>
+      ) : (
+        <Link to={to} className="truncate rounded text-slate-500 hover:text-navy-900">
+          {label}
+        </Link>
+      )}
+    </li>
+  );
+}
+
 /** The trail of the matched routes that declare a crumb; the last entry is the current page (and the title). */
 export function Breadcrumbs() {
-  const crumbs = useMatches().flatMap((match) => {
-    if (!isCrumbHandle(match.handle)) return [];
-    const { crumb } = match.handle;
-    return [
-      { id: match.id, to: match.pathname, label: typeof crumb === "function" ? crumb(match.params) : crumb },
-    ];
-  });
+  const crumbs = useMatches().flatMap((match) =>
+    isCrumbHandle(match.handle)
+      ? [{ id: match.id, to: match.pathname, params: match.params, crumb: match.handle.crumb }]
+      : [],
+  );
 
-  const current = crumbs.at(-1);
   return (
     <nav aria-label="Breadcrumb" className="min-w-0">
-      {current ? <PageTitle title={current.label} /> : null}
       <ol className="flex min-w-0 items-center gap-1.5 text-sm">
-        {crumbs.map((crumb, index) => {
-          const last = index === crumbs.length - 1;
-          return (
-            <li key={crumb.id} className="flex min-w-0 items-center gap-1.5">
-              {index > 0 ? <ChevronRightIcon className="size-4 shrink-0 text-slate-400" /> : null}
-              {last ? (
-                <span aria-current="page" className="truncate font-semibold text-navy-950">
-                  {crumb.label}
-                </span>
-              ) : (
-                <Link to={crumb.to} className="truncate rounded text-slate-500 hover:text-navy-900">
-                  {crumb.label}
-                </Link>
-              )}
-            </li>
+        {crumbs.map(({ id, to, params, crumb }, index) => {
+          const item = (label: string) => (
+            <CrumbItem
+              key={id}
+              to={to}
+              label={label}
+              first={index === 0}
+              last={index === crumbs.length - 1}
+            />
           );
+          if (typeof crumb === "object") {
+            return (
+              <crumb.Label key={id} params={params}>
+                {item}
+              </crumb.Label>
+            );
+          }
+          return item(typeof crumb === "function" ? crumb(params) : crumb);
         })}
       </ol>
     </nav>

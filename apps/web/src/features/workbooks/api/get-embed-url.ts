@@ -1,0 +1,62 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+
+import { ZProvisionAndEmbedRequestSchema, ZProvisionAndEmbedResponseSchema } from "@portal/contracts";
+
+import { AppRequestError } from "@/lib/errors";
+
+import { backendErrorMessage } from "../utils/embed-errors";
+
+export const PORTAL_UNREACHABLE = "The portal could not be reached. Check your connection and try again.";
+
+/**
+ * POST /api/sigma/provision-and-embed: mints a one-time embed URL (a Sigma JWT URL that lives five minutes)
+ * for one of the caller's workbooks. Resolves to null when the answer carries no usable URL ('No embed data
+ * available.'); a failed call throws 'Backend error {status}: {body}' (spec section 8).
+ */
+export async function getEmbedUrl(workbookId: string, signal?: AbortSignal): Promise<string | null> {
+  let response: Response;
+  try {
+    response = await fetch("/api/sigma/provision-and-embed", {
+      method: "POST",
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { Accept: "application/json", "Content-Type": "application/json" },
+      body: JSON.stringify(ZProvisionAndEmbedRequestSchema.parse({ workbookId })),
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new AppRequestError(PORTAL_UNREACHABLE);
+  }
+  const body = await response.text().catch(() => "");
+  if (!response.ok) {
+    throw new AppRequestError(backendErrorMessage(response.status, body), { status: response.status });
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  return ZProvisionAndEmbedResponseSchema.safeParse(payload).data?.embedUrl || null;
+}
+
+/**
+ * Every key mints a new URL, and a URL is never reused: `load` must be new for each mount and each retry
+ * (the URL is single-use, so a cached one would only ever show an error). Nothing refetches behind the
+ * view's back either, because a new URL reloads the frame and loses what the person was looking at.
+ */
+export const embedUrlQueryOptions = (workbookId: string, load: string) =>
+  queryOptions({
+    queryKey: ["workbooks", "embed-url", workbookId, load],
+    queryFn: ({ signal }) => getEmbedUrl(workbookId, signal),
+    gcTime: 0,
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+
+export function useEmbedUrl(workbookId: string, load: string) {
+  return useQuery(embedUrlQueryOptions(workbookId, load));
+}

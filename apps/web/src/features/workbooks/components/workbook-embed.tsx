@@ -1,0 +1,152 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useMemo, useReducer, useRef, useState } from "react";
+import type { ReactNode } from "react";
+
+import { workbookLabel } from "@portal/contracts";
+import type { TWorkbook } from "@portal/contracts";
+
+import { AppRequestError } from "@/lib/errors";
+import { sessionQueryKey } from "@/lib/session";
+
+import { useEmbedUrl } from "../api/get-embed-url";
+import { myWorkbooksQueryOptions } from "../api/get-my-workbooks";
+import { frameFailureText } from "../utils/embed-errors";
+import { embedFrame, readEmbedMessage } from "../utils/embed-messages";
+import { embedReducer, initialEmbedState } from "../utils/embed-state";
+import { EmbedProblem, EmbedSkeleton } from "./embed-panels";
+
+/** How long the frame may take to report `workbook:loaded` before the view says so and offers a retry. */
+export const FRAME_LOAD_TIMEOUT_MS = 30_000;
+
+export const NO_EMBED_DATA = "No embed data available.";
+
+let mounts = 0;
+/** A new value per mounted view: part of the mint key, so no view ever gets another view's (used) URL. */
+const nextMount = () => `m${++mounts}`;
+
+export type TEmbedViewState = "minting" | "loading" | "loaded" | "failed" | "error" | "empty";
+
+function AlertIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      className="size-6"
+      aria-hidden="true"
+    >
+      <path d="M12 3.5 2.5 20h19z" strokeLinejoin="round" />
+      <path d="M12 10v4.5M12 17.2v.1" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/**
+ * One workbook in the analytics frame. Each mount and each retry mints a new one-time URL (never cached);
+ * the frame is trusted only through messages from its own window at the embed URL's origin. Skeleton
+ * until `workbook:loaded`; the frame's height follows `workbook:pageheight:onchange`, never less than the
+ * viewport below the 90px header; an EINVAL error re-mints once by itself (see embed-state.ts).
+ */
+export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
+  const name = workbook.workbook_name;
+  const label = workbookLabel(name);
+  const titleId = useId();
+  const queryClient = useQueryClient();
+  const [state, dispatch] = useReducer(embedReducer, initialEmbedState);
+  const [mount] = useState(nextMount);
+  const embed = useEmbedUrl(name, `${mount}.${state.attempt}`);
+  const frameRef = useRef<HTMLIFrameElement>(null);
+
+  const embedUrl = embed.data;
+  const { openedWith } = state;
+  const frame = useMemo(() => (embedUrl ? embedFrame(embedUrl, openedWith) : null), [embedUrl, openedWith]);
+  const origin = frame?.origin;
+  const src = frame?.src;
+
+  useEffect(() => {
+    if (!origin) return;
+    const onMessage = (event: MessageEvent) => {
+      const message = readEmbedMessage(event, frameRef.current?.contentWindow, origin);
+      if (message) dispatch({ type: "message", message });
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, [origin]);
+
+  const waiting = src !== undefined && state.phase === "loading";
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = window.setTimeout(() => dispatch({ type: "timeout" }), FRAME_LOAD_TIMEOUT_MS);
+    return () => window.clearTimeout(timer);
+  }, [waiting, src]);
+
+  // 401: the session ended (the guard then shows sign-in); 404: the workbook was unassigned meanwhile.
+  const status = embed.error instanceof AppRequestError ? embed.error.status : undefined;
+  useEffect(() => {
+    if (status === 401) void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    if (status === 404) void queryClient.invalidateQueries({ queryKey: myWorkbooksQueryOptions().queryKey });
+  }, [status, queryClient]);
+
+  const retry = () => dispatch({ type: "retry" });
+  let view: TEmbedViewState;
+  let overlay: ReactNode = null;
+  if (embed.isPending) {
+    view = "minting";
+    overlay = <EmbedSkeleton />;
+  } else if (embed.isError) {
+    view = "error";
+    overlay = (
+      <EmbedProblem title="This workbook could not be opened." icon={<AlertIcon />} onRetry={retry}>
+        <p>{embed.error.message}</p>
+      </EmbedProblem>
+    );
+  } else if (!frame) {
+    view = "empty";
+    overlay = <EmbedProblem title={NO_EMBED_DATA} onRetry={retry} />;
+  } else if (state.phase === "failed") {
+    view = "failed";
+    const text = frameFailureText(state.failure ?? { code: "UNKNOWN", message: "" });
+    overlay = (
+      <EmbedProblem title={text.title} icon={<AlertIcon />} onRetry={retry}>
+        <p>{text.detail}</p>
+      </EmbedProblem>
+    );
+  } else if (state.phase === "loading") {
+    view = "loading";
+    overlay = <EmbedSkeleton />;
+  } else {
+    view = "loaded";
+  }
+
+  const showFrame = frame !== null && !embed.isPending && state.phase !== "failed";
+  return (
+    <section
+      aria-labelledby={titleId}
+      aria-busy={view === "minting" || view === "loading"}
+      data-embed-state={view}
+      className="relative -mx-4 -my-6 min-h-[calc(100dvh-90px)] bg-white sm:-mx-8 sm:-my-8"
+    >
+      <h1 id={titleId} className="sr-only">
+        {label}
+      </h1>
+      {showFrame ? (
+        <iframe
+          key={frame.src}
+          ref={frameRef}
+          src={frame.src}
+          title={`${label} workbook`}
+          allow="camera; microphone; clipboard-write; fullscreen"
+          allowFullScreen
+          className="block h-[calc(100dvh-90px)] w-full border-0"
+          style={
+            state.pageHeight === null
+              ? undefined
+              : { height: `max(calc(100dvh - 90px), ${state.pageHeight}px)` }
+          }
+        />
+      ) : null}
+      {overlay}
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import type { TFrameFailure } from "./embed-errors";
+import type { TEmbedMessage, TEmbedVariables } from "./embed-messages";
+
+/**
+ * The life of one workbook view's analytics frame.
+ *
+ * - `attempt` is part of the key the embed URL is minted under: raising it mints a new one-time URL and
+ *   opens a new frame with it.
+ * - An `EINVAL` error (the URL expired, was already used, or the frame's session ran out) re-mints once on
+ *   its own; a second `EINVAL` before the frame has loaded again, or any other error, shows the failure with
+ *   'Try again'. A successful load earns the next silent re-mint (sessions end every few minutes).
+ * - Control values the frame reports are kept so that a new frame opens with what the person had chosen.
+ */
+export type TEmbedState = {
+  attempt: number;
+  phase: "loading" | "loaded" | "failed";
+  failure: TFrameFailure | null;
+  /** The silent EINVAL re-mint has been used since the last successful load. */
+  reminted: boolean;
+  /** Content height from `workbook:pageheight:onchange`, for the current frame. */
+  pageHeight: number | null;
+  /** The latest control values the frame reported. */
+  variables: TEmbedVariables;
+  /** The control values the current frame was opened with. */
+  openedWith: TEmbedVariables;
+};
+
+export type TEmbedAction =
+  | { type: "message"; message: TEmbedMessage }
+  /** 'Try again' after a failure (portal API or frame). */
+  | { type: "retry" }
+  /** The frame did not report `workbook:loaded` in time. */
+  | { type: "timeout" };
+
+export const initialEmbedState: TEmbedState = {
+  attempt: 0,
+  phase: "loading",
+  failure: null,
+  reminted: false,
+  pageHeight: null,
+  variables: {},
+  openedWith: {},
+};
+
+/** A new frame with a new URL, opened with the control values chosen so far. */
+function reopen(state: TEmbedState, reminted: boolean): TEmbedState {
+  return {
+    ...state,
+    attempt: state.attempt + 1,
+    phase: "loading",
+    failure: null,
+    reminted,
+    pageHeight: null,
+    openedWith: state.variables,
+  };
+}
+
+export function embedReducer(state: TEmbedState, action: TEmbedAction): TEmbedState {
+  switch (action.type) {
+    case "retry":
+      return reopen(state, false);
+    case "timeout":
+      return state.phase === "loading"
+        ? { ...state, phase: "failed", failure: { code: "TIMEOUT", message: "" } }
+        : state;
+    case "message":
+      break;
+  }
+
+  const { message } = action;
+  switch (message.type) {
+    case "workbook:loaded":
+      return {
+        ...state,
+        phase: "loaded",
+        failure: null,
+        reminted: false,
+        variables: Object.keys(message.variables).length > 0 ? message.variables : state.variables,
+      };
+    case "workbook:variables:onchange":
+      return { ...state, variables: { ...state.variables, ...message.variables } };
+    case "workbook:pageheight:onchange":
+      return state.pageHeight === message.pageHeight ? state : { ...state, pageHeight: message.pageHeight };
+    case "workbook:error":
+      if (state.phase === "failed") return state;
+      if (message.code === "EINVAL" && !state.reminted) return reopen(state, true);
+      return { ...state, phase: "failed", failure: { code: message.code, message: message.message } };
+    case "workbook:dataloaded":
+      return state;
+  }
+}
