@@ -3,13 +3,19 @@ import { createBrowserRouter } from "react-router";
 import type { TCrumbHandle } from "@/components/layouts/breadcrumbs";
 import { CheckingAuthentication } from "@/components/ui/spinner";
 import { LoginScreen } from "@/features/auth/components/login-screen";
-import { workbookLabel } from "@/features/workbooks/utils/workbook-label";
 
 import { guard, prefetchConfig } from "./guards";
 import { NotFound } from "./routes/not-found";
 import { RouteError } from "./routes/route-error";
 
 const crumb = (label: TCrumbHandle["crumb"]): TCrumbHandle => ({ crumb: label });
+
+/** `/` and `/workbooks/:workbookId`: the workbook view; its crumb names the workbook shown. */
+const workbookRoute = () =>
+  import("@/features/workbooks/components/workbook-page").then((m) => ({
+    Component: m.WorkbookPage,
+    handle: m.workbookCrumb,
+  }));
 
 /**
  * The route table of spec section 2. /login is part of the entry chunk (it is the first screen most
@@ -56,22 +62,9 @@ export const router = createBrowserRouter([
         lazy: () => import("./routes/app/layout"),
         handle: crumb("Home"),
         children: [
-          {
-            index: true,
-            lazy: () =>
-              import("@/features/workbooks/components/workbook-empty-state").then((m) => ({
-                Component: m.WorkbookEmptyState,
-              })),
-          },
+          { index: true, lazy: workbookRoute },
           { path: "profile", handle: crumb("Profile"), lazy: () => import("./routes/app/profile") },
-          {
-            path: "workbooks/:workbookId",
-            handle: crumb((params) => workbookLabel(params.workbookId ?? "")),
-            lazy: () =>
-              import("@/features/workbooks/components/workbook-empty-state").then((m) => ({
-                Component: m.WorkbookEmptyState,
-              })),
-          },
+          { path: "workbooks/:workbookId", lazy: workbookRoute },
         ],
       },
       {
