@@ -1,6 +1,6 @@
 import { DEMO_WORKBOOKS } from "../packages/contracts/src/demo.ts";
 import { BASE_URL } from "./support/env.ts";
-import { holdRegistrationFrame } from "./support/admin-frames.ts";
+import { holdRegistrationFrame, waitForAnalyticsServer } from "./support/admin-frames.ts";
 import {
   addWorkbookViaApi,
   demoWorkbook,
@@ -35,6 +35,7 @@ test("client and employee lifecycle: add with assignments, list, edit, sign in, 
   // A workbook the built-in analytics server really has, so the registration frame opens a workbook
   // (the registration URL is minted for the person's first workbook by id: the demo one).
   const portfolio = await demoWorkbook(page, DEMO_WORKBOOKS[0].workbookName);
+  await waitForAnalyticsServer(page.request);
 
   await test.step("Add Client with two workbooks; the Sigma frame loads, then the client list", async () => {
     await page.goto("/admin/client-list");

@@ -1,8 +1,27 @@
-import type { Page, Response } from "@playwright/test";
+import { expect } from "@playwright/test";
+import type { APIRequestContext, Page, Response } from "@playwright/test";
 
 import { E2E_ANALYTICS_PORT } from "./env.ts";
 
 const isAnalytics = (url: URL) => url.port === String(E2E_ANALYTICS_PORT);
+
+/**
+ * The web server of the run is ready when the portal answers; the built-in analytics server beside it
+ * may still be loading its demo data. Journeys that load its frames wait for it first (polling).
+ */
+export async function waitForAnalyticsServer(request: APIRequestContext) {
+  await expect
+    .poll(
+      async () => {
+        const answer = await request
+          .get(`http://127.0.0.1:${E2E_ANALYTICS_PORT}/healthz`, { timeout: 5_000 })
+          .catch(() => undefined);
+        return answer?.status();
+      },
+      { message: "the built-in analytics server answers /healthz", timeout: 90_000 },
+    )
+    .toBe(200);
+}
 
 /**
  * Holds the hidden Sigma registration frame's request to the built-in analytics server until
@@ -21,13 +40,25 @@ export async function holdRegistrationFrame(page: Page) {
   });
   const response: Promise<Response> = page.waitForResponse(
     (answer) => isAnalytics(new URL(answer.url())) && answer.request().isNavigationRequest(),
+    // The form moves on after 15 s without the frame; an answer later than that is a failure anyway.
+    { timeout: 20_000 },
+  );
+  // Reported instead of a bare timeout when the analytics server cannot be reached at all.
+  const failed = new Promise<never>((_, reject) =>
+    page.on("requestfailed", (failure) => {
+      if (isAnalytics(new URL(failure.url())) && failure.isNavigationRequest()) {
+        reject(
+          new Error(`The registration frame failed to load: ${failure.failure()?.errorText ?? "unknown"}`),
+        );
+      }
+    }),
   );
   return {
     /** The URL the frame asked for (resolves as soon as the frame starts loading). */
     request,
     release: async () => {
       release();
-      const answer = await response;
+      const answer = await Promise.race([response, failed]);
       await page.unroute(isAnalytics);
       return answer;
     },
