@@ -19,8 +19,13 @@ type TCrumbItemProps = { to: string; label: string; first: boolean; last: boolea
 
 function CrumbItem({ to, label, first, last }: TCrumbItemProps) {
   return (
-    <li className="flex min-w-0 items-center gap-1.5">
-      {first ? null : <ChevronRightIcon className="size-4 shrink-0 text-slate-400" />}
+    // On phones only the current page is shown: the trail does not fit beside the account menu.
+    <li
+      className={
+        last ? "flex min-w-0 items-center gap-1.5" : "flex min-w-0 items-center gap-1.5 max-sm:hidden"
+      }
+    >
+      {first ? null : <ChevronRightIcon className="size-4 shrink-0 text-slate-400 max-sm:hidden" />}
       {last ? (
         <>
           <PageTitle title={label} />
