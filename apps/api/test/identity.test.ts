@@ -381,3 +381,30 @@ describe("security headers", () => {
     expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   });
 });
+
+describe("identity provider endpoints outside the back office", () => {
+  it("are closed even to an admin: people are managed only through the audited back office API", async () => {
+    const { email, password } = await t.createUser("admin");
+    const cookie = await t.sessionCookie(email, password);
+    const victim = await t.createUser("client");
+    const [row] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, victim.email));
+    const attempts: [string, object][] = [
+      ["/api/auth/admin/impersonate-user", { userId: row!.id }],
+      ["/api/auth/admin/set-role", { userId: row!.id, role: "admin" }],
+      [
+        "/api/auth/admin/create-user",
+        { email: "x@example.com", password: "a-long-passphrase", name: "X", role: "admin" },
+      ],
+      ["/api/auth/admin/set-user-password", { userId: row!.id, newPassword: "a-long-passphrase" }],
+      ["/api/auth/admin/remove-user", { userId: row!.id }],
+      ["/api/auth/change-email", { newEmail: "changed@example.com" }],
+    ];
+    for (const [url, payload] of attempts) {
+      const res = await t.app.inject({ method: "POST", url, headers: { ...json, cookie }, payload });
+      expect(res.statusCode, url).toBe(404);
+    }
+    const [after] = await database.db.select().from(users).where(eq(users.id, row!.id));
+    expect(after).toMatchObject({ role: "client", email: victim.email });
+    expect((await t.signIn(victim.email, victim.password)).statusCode).toBe(200);
+  });
+});

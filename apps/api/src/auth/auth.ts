@@ -16,6 +16,31 @@ import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword
 /** Role of a person who creates their own account (or arrives through social sign-in) until provisioned. */
 export const DEFAULT_SELF_SIGN_UP_ROLE = "author";
 
+/**
+ * The admin plugin's own endpoints would change users outside the portal's transactions and audit
+ * trail (and offer impersonation); the back office API is the only way to manage people. Emails never
+ * change (spec §5).
+ */
+export const DISABLED_AUTH_PATHS = [
+  "/admin/ban-user",
+  "/admin/create-user",
+  "/admin/get-user",
+  "/admin/has-permission",
+  "/admin/impersonate-user",
+  "/admin/list-user-sessions",
+  "/admin/list-users",
+  "/admin/remove-user",
+  "/admin/revoke-user-session",
+  "/admin/revoke-user-sessions",
+  "/admin/set-role",
+  "/admin/set-user-password",
+  "/admin/stop-impersonating",
+  "/admin/unban-user",
+  "/admin/update-user",
+  "/change-email",
+  "/delete-user",
+];
+
 /** Better Auth paths whose request bodies carry a new password. */
 const NEW_PASSWORD_PATHS: Record<string, string> = {
   "/sign-up/email": "password",
@@ -74,6 +99,7 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
     basePath: "/api/auth",
     secret: config.authSecret,
     trustedOrigins: [config.publicUrl],
+    disabledPaths: DISABLED_AUTH_PATHS,
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: {
