@@ -164,7 +164,7 @@ export function MultiSelect<T extends TOption>({
             onMouseDown={(event) => {
               if (!(event.target instanceof HTMLInputElement)) event.preventDefault();
             }}
-            className="absolute inset-x-0 top-full z-30 mt-1.5 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-lg"
+            className="absolute inset-x-0 top-full z-30 mt-1 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-lg"
           >
             <div className="relative border-b border-slate-100 p-2">
               <SearchIcon className="pointer-events-none absolute top-1/2 left-5 size-4 -translate-y-1/2 text-slate-400" />
