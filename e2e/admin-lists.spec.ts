@@ -153,3 +153,30 @@ test("the embed page frames the URL passed in navigation state, else 'No embed d
   await expect(frame).toHaveAttribute("allow", "camera; microphone; clipboard-write; fullscreen");
   await expect(page.getByText("No embed data available", { exact: true })).toHaveCount(0);
 });
+
+test("Edit Client shows a failed Sigma sync with its reason and retries it", async ({ page }) => {
+  const listed = await page.request.get(`/api/admin/clients?q=${olivia.clientId}`);
+  const [record] = (await listed.json()) as Array<Record<string, unknown>>;
+  if (!record) throw new Error(`${olivia.clientId} is not listed.`);
+  expect(record).toMatchObject({ client_id: olivia.clientId });
+
+  // The list passes the client along in navigation state; here that state says the last sync failed.
+  await page.goto(`/admin/edit-client?id=${olivia.clientId}`);
+  await page.evaluate(
+    ({ client, url }) => window.history.replaceState({ usr: { client }, key: "e2e", idx: 0 }, "", url),
+    {
+      client: { ...record, sync_status: "failed", sync_error: "Sigma answered 503 Service Unavailable." },
+      url: `/admin/edit-client?id=${olivia.clientId}`,
+    },
+  );
+  await page.reload();
+  await expect(page.getByText("Failed", { exact: true })).toBeVisible();
+  await expect(page.getByText("Sigma answered 503 Service Unavailable.")).toBeVisible();
+
+  const retried = page.waitForResponse(`**/api/admin/resyncclient/${String(record.c_id)}`);
+  await page.getByRole("button", { name: "Retry sync" }).click();
+  expect((await retried).status()).toBe(200);
+  // Nothing had really failed on the server, and it says so.
+  await expect(page.getByRole("status").filter({ hasText: "Nothing to retry." })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Retry sync" })).toHaveCount(0);
+});

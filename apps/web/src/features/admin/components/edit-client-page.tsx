@@ -14,6 +14,7 @@ import { getErrorMessage } from "@/lib/errors";
 import { UPDATE_CLIENT_FAILED, ZEditClientFormSchema, useEditClient } from "../api/edit-client";
 import type { TEditClientFormInput, TEditClientFormValues } from "../api/edit-client";
 import { useClient } from "../api/find-client";
+import { useResyncClient } from "../api/resync-client";
 import { useWorkbooks } from "../api/get-workbooks";
 import { passedRecord } from "../utils/edit-state";
 import { ALL_FIELDS_REQUIRED, fieldError, hasMissingFields } from "../utils/form-errors";
@@ -22,6 +23,7 @@ import { namesOrNone } from "../utils/people";
 import { EditTargetState } from "./edit-target";
 import { FormFooter, FormPage, FormSection, MaskedPassword, ReadOnlyItem } from "./form-layout";
 import { PrivilegeBadge } from "./privilege-badge";
+import { SyncStatus } from "./sync-status";
 
 export const CLIENT_UPDATED = "Client updated successfully!";
 
@@ -66,6 +68,7 @@ export function EditClientPage() {
 function EditClientForm({ client }: { client: TClient }) {
   const navigate = useNavigate();
   const editClient = useEditClient();
+  const resync = useResyncClient();
   const {
     register,
     handleSubmit,
@@ -128,6 +131,22 @@ function EditClientForm({ client }: { client: TClient }) {
               <PrivilegeBadge privilege={client.privilege} />
             </ReadOnlyItem>
             <ReadOnlyItem label="Assigned Employees">{namesOrNone(client.employees)}</ReadOnlyItem>
+            <div className="sm:col-span-2">
+              <ReadOnlyItem label="Sigma sync">
+                <SyncStatus
+                  status={client.sync_status}
+                  error={client.sync_error}
+                  onRetry={() => resync.mutate(client.c_id)}
+                  retrying={resync.isPending}
+                  retried={resync.data?.message}
+                  retryError={
+                    resync.isError
+                      ? getErrorMessage(resync.error, "The sync could not be retried.")
+                      : undefined
+                  }
+                />
+              </ReadOnlyItem>
+            </div>
             <div className="sm:col-span-2">
               <ReadOnlyItem label="Workbooks">
                 <AssignedWorkbooks workbookIds={client.workbook_ids} />

@@ -14,6 +14,7 @@ import { getErrorMessage } from "@/lib/errors";
 import { ZEditEmployeeFormSchema, useEditEmployee } from "../api/edit-employee";
 import type { TEditEmployeeFormInput, TEditEmployeeFormValues } from "../api/edit-employee";
 import { useEmployee } from "../api/find-employee";
+import { useResyncEmployee } from "../api/resync-employee";
 import { passedRecord } from "../utils/edit-state";
 import { ALL_FIELDS_REQUIRED, fieldError, hasMissingFields } from "../utils/form-errors";
 import type { TOption } from "../utils/multi-select";
@@ -23,6 +24,7 @@ import { PRIVILEGE_OPTIONS } from "../utils/privileges";
 import { ClientPicker } from "./client-picker";
 import { EditTargetState } from "./edit-target";
 import { FormFooter, FormPage, FormSection, MaskedPassword, ReadOnlyItem } from "./form-layout";
+import { SyncStatus } from "./sync-status";
 
 const LIST = "/admin/employee-list";
 
@@ -65,6 +67,7 @@ export function EditEmployeePage() {
 function EditEmployeeForm({ employee }: { employee: TEmployee }) {
   const navigate = useNavigate();
   const editEmployee = useEditEmployee();
+  const resync = useResyncEmployee();
   const [clients, setClients] = useState<TOption[]>(() =>
     employee.clients.map((client) => ({ value: client.c_id, label: fullName(client) })),
   );
@@ -144,6 +147,22 @@ function EditEmployeeForm({ employee }: { employee: TEmployee }) {
             <ReadOnlyItem label="Password">
               <MaskedPassword />
             </ReadOnlyItem>
+            <div className="sm:col-span-2">
+              <ReadOnlyItem label="Sigma sync">
+                <SyncStatus
+                  status={employee.sync_status}
+                  error={employee.sync_error}
+                  onRetry={() => resync.mutate(employee.e_id)}
+                  retrying={resync.isPending}
+                  retried={resync.data?.message}
+                  retryError={
+                    resync.isError
+                      ? getErrorMessage(resync.error, "The sync could not be retried.")
+                      : undefined
+                  }
+                />
+              </ReadOnlyItem>
+            </div>
           </dl>
         </div>
         <FormFooter
