@@ -8,7 +8,8 @@ test("an unknown path shows the 404 page and Go Home leads to /", async ({ page,
   await expect(page.getByText("The page you’re looking for doesn’t exist or has been moved.")).toBeVisible();
   await page.getByRole("link", { name: "Go Home" }).click();
   await expect(page).toHaveURL("/");
-  await expect(page.getByRole("heading", { name: "No workbooks assigned yet." })).toBeVisible();
+  // Home shows the client's first workbook.
+  await expect(page.locator('[data-embed-state="loaded"]')).toBeVisible();
 });
 
 test("Terms of Service and Privacy Policy are reachable from /login", async ({ page }) => {
@@ -39,7 +40,7 @@ test("the sidebar collapses from w-64 to w-16 and back", async ({ page, login })
   await expect(sidebar).toHaveCSS("width", "256px");
 });
 
-test("the user shell has a 90px header with breadcrumb and the empty workbook state", async ({
+test("the user shell has a 90px header and a breadcrumb naming the workbook shown", async ({
   page,
   login,
 }) => {
@@ -47,7 +48,7 @@ test("the user shell has a 90px header with breadcrumb and the empty workbook st
   await page.goto("/workbooks/Tax-Center-hPiZspmSJMAnf8GyCctPAE");
   await expect(page.getByRole("banner")).toHaveCSS("height", "90px");
   await expect(page.getByRole("navigation", { name: "Breadcrumb" })).toHaveText(/Home.*Tax Center/);
-  await expect(page.getByRole("heading", { name: "No workbooks assigned yet." })).toBeVisible();
+  await expect(page.locator('[data-embed-state="loaded"]')).toBeVisible();
 });
 
 test("the admin sidebar links open each back-office list", async ({ page, login }) => {

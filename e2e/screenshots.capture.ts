@@ -30,7 +30,7 @@ test("anonymous screens", async ({ page }) => {
 test("client screens", async ({ page, login }) => {
   await login(accounts.client);
   await page.goto("/");
-  await page.getByRole("heading", { name: "No workbooks assigned yet." }).waitFor();
+  await page.locator('[data-embed-state="loaded"]').waitFor();
   await page.screenshot(shot("home"));
 
   await page.goto("/profile");

@@ -227,15 +227,18 @@ export function App({ boot }: { boot: EmbedBoot }) {
   useEffect(() => {
     if (!boot.responsiveHeight) return;
     let last = 0;
+    // The content's own height: the document's scrollHeight never drops below the frame's height, so a
+    // host that grew the frame would never see the page get shorter again.
+    const root = document.querySelector<HTMLElement>(".wb-root") ?? document.body;
     const report = () => {
-      const h = Math.ceil(document.documentElement.scrollHeight);
+      const h = Math.ceil(root.getBoundingClientRect().height);
       if (h !== last) {
         last = h;
         messenger.post({ type: "workbook:pageheight:onchange", pageHeight: h });
       }
     };
     const observer = new ResizeObserver(report);
-    observer.observe(document.body);
+    observer.observe(root);
     report();
     return () => observer.disconnect();
   }, [boot.responsiveHeight, messenger]);
