@@ -122,7 +122,7 @@ function EditClientForm({ client }: { client: TClient }) {
         <div className="border-b border-slate-100 px-5 py-6 sm:px-8">
           <h2 className="text-sm font-semibold text-navy-950">Sign-in and access</h2>
           <p className="mt-0.5 text-sm text-slate-500">Read-only on this screen.</p>
-          <dl className="mt-5 grid gap-5 sm:grid-cols-2">
+          <dl className="mt-5 grid grid-cols-1 gap-5 sm:grid-cols-2">
             <ReadOnlyItem label="Email">{client.email}</ReadOnlyItem>
             <ReadOnlyItem label="Password">
               <MaskedPassword />
@@ -203,7 +203,7 @@ function AssignedWorkbooks({ workbookIds }: { workbookIds: ReadonlyArray<number>
           <li
             key={id}
             title={name}
-            className="inline-flex max-w-full flex-col rounded-lg bg-slate-50 px-3 py-1.5 ring-1 ring-slate-200 ring-inset"
+            className="flex max-w-full min-w-0 flex-col rounded-lg bg-slate-50 px-3 py-1.5 ring-1 ring-slate-200 ring-inset"
           >
             <span className="truncate font-medium text-navy-950">
               {name ? workbookLabel(name) : `Workbook ${id}`}

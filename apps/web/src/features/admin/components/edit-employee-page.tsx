@@ -142,7 +142,7 @@ function EditEmployeeForm({ employee }: { employee: TEmployee }) {
         <div className="border-b border-slate-100 px-5 py-6 sm:px-8">
           <h2 className="text-sm font-semibold text-navy-950">Sign-in</h2>
           <p className="mt-0.5 text-sm text-slate-500">Read-only on this screen.</p>
-          <dl className="mt-5 grid gap-5 sm:grid-cols-2">
+          <dl className="mt-5 grid grid-cols-1 gap-5 sm:grid-cols-2">
             <ReadOnlyItem label="Email Address">{employee.email}</ReadOnlyItem>
             <ReadOnlyItem label="Password">
               <MaskedPassword />

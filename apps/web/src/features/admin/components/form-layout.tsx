@@ -50,7 +50,7 @@ export function FormSection({
       {/* Floated, the legend sits inside the padding like any heading instead of on the border. */}
       <legend className="float-left w-full text-sm font-semibold text-navy-950">{title}</legend>
       {description ? <p className="clear-both pt-0.5 text-sm text-slate-500">{description}</p> : null}
-      <div className="clear-both grid gap-5 pt-5 sm:grid-cols-2">{children}</div>
+      <div className="clear-both grid grid-cols-1 gap-5 pt-5 sm:grid-cols-2">{children}</div>
     </fieldset>
   );
 }
