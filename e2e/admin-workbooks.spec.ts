@@ -164,15 +164,18 @@ test("a failed delete is reported in a browser alert and the row stays", async (
   await page.route("**/api/admin/deleteworkbook/*", (route) =>
     route.fulfill({ status: 404, contentType: "application/json", body: '{"error":"Workbook not found."}' }),
   );
-  const alertShown = page.waitForEvent("dialog");
+  // Dismissed as it opens: an open alert blocks the page, and with it any action still in flight.
+  const alerts: Array<{ type: string; message: string }> = [];
+  page.on("dialog", (dialog) => {
+    alerts.push({ type: dialog.type(), message: dialog.message() });
+    void dialog.dismiss();
+  });
   await rowWith(page, workbook.workbook_name)
     .getByRole("button", { name: /^Delete/ })
     .click();
   await page.getByRole("button", { name: "Yes, Delete" }).click();
-  const alert = await alertShown;
-  expect(alert.type()).toBe("alert");
-  expect(alert.message()).toBe("Workbook not found.");
-  await alert.dismiss();
+  await expect.poll(() => alerts).toEqual([{ type: "alert", message: "Workbook not found." }]);
+  await expect(page.getByRole("alertdialog")).toBeHidden();
   await expect(rowWith(page, workbook.workbook_name)).toHaveCount(1);
 });
 
