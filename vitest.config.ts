@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     projects: ["packages/*", "apps/*"],
     // CI runs the suite twice (embedded PGlite, then PostgreSQL) and names each report with VITEST_JSON.
-    reporters: ["default", ["json", { outputFile: process.env.VITEST_JSON ?? "test-results/vitest.json" }]],
+    // Reports live in reports/, not test-results/, which Playwright empties when it starts.
+    reporters: ["default", ["json", { outputFile: process.env.VITEST_JSON ?? "reports/vitest.json" }]],
   },
 });
