@@ -322,9 +322,18 @@ test("Add Client without workbooks goes straight to the list (no embed URL)", as
   await page.getByLabel("Email").fill(client.email);
   await page.getByLabel("Password").fill(client.password);
   await page.getByLabel("Privilege").selectOption("Build");
+  // Hold the request (it still goes to the real server) until the in-flight state has been seen:
+  // without a frame to wait for, the form leaves as soon as the answer arrives.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/admin/addclient", async (route) => {
+    await held;
+    await route.continue();
+  });
   const response = page.waitForResponse("**/api/admin/addclient");
   await page.getByRole("button", { name: "Register Client" }).click();
   await expect(page.getByRole("button", { name: "Registering..." })).toBeDisabled();
+  release();
   expect(((await (await response).json()) as { data: { embed: unknown } }).data.embed).toEqual({
     embedUrl: null,
   });
