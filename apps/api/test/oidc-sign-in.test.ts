@@ -1,5 +1,4 @@
-import type { AddressInfo } from "node:net";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import { eq } from "drizzle-orm";
 import type { Browser } from "@playwright/test";
 import Provider from "oidc-provider";
@@ -9,15 +8,7 @@ import { accounts, users } from "../src/db/schema.ts";
 import { createTestApp } from "./support/app.ts";
 import { launchChromium } from "./support/browser.ts";
 import { createTestDatabase } from "./support/database.ts";
-
-/** A free loopback port, so the portal's PUBLIC_URL can be known before it listens. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from "./support/net.ts";
 
 let database: DatabaseHandle;
 let browser: Browser;

@@ -9,14 +9,7 @@ import { provisioningRequests, users } from "../src/db/schema.ts";
 import { createSigmaRestClient, deliverDueRequests } from "../src/sigma/provisioning.ts";
 import { createTestApp, headersFor } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from "./support/net.ts";
 
 let database: DatabaseHandle;
 let t: Awaited<ReturnType<typeof createTestApp>>;

@@ -3,8 +3,6 @@
  * code (node:crypto, not jose), and against the built-in analytics server for tampering.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { startAnalyticsServer, type AnalyticsServer } from "@portal/analytics";
 import { DEMO_CLIENTS, DEMO_WORKBOOKS } from "@portal/contracts/demo";
 import { loadOrCreateLocalSigmaCredentials } from "@portal/sigma";
@@ -14,6 +12,7 @@ import type { DatabaseHandle } from "../src/db/client.ts";
 import { seedDemoData } from "../src/demo/seed.ts";
 import { createTestApp, ORIGIN } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
+import { freePort } from "./support/net.ts";
 
 const b64url = (s: string) => Buffer.from(s, "base64url");
 
@@ -24,10 +23,7 @@ const [olivia, marcus] = DEMO_CLIENTS;
 const [portfolio, tax] = DEMO_WORKBOOKS;
 
 beforeAll(async () => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((resolve) => probe.close(resolve));
+  const port = await freePort();
   database = await createTestDatabase();
   t = await createTestApp(database, { ANALYTICS_PORT: String(port), AUTH_IP_LIMIT_PER_MINUTE: "10000" });
   await seedDemoData(t.auth, database.db);

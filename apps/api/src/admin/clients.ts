@@ -11,7 +11,13 @@ import { hashPassword } from "../auth/password.ts";
 import type { Database, Executor } from "../db/client.ts";
 import { clients, clientWorkbooks } from "../db/schema.ts";
 import { AppError, notFound } from "../lib/errors.ts";
-import { createSignInAccount, disableSignIn, findWorkbooks, setDisplayName } from "./people.ts";
+import {
+  createSignInAccount,
+  disableSignIn,
+  findWorkbooks,
+  queueMemberUpsert,
+  setDisplayName,
+} from "./people.ts";
 import {
   auditActor,
   prefixSearch,
@@ -100,10 +106,14 @@ async function assertClientIdFree(tx: Executor, clientId: string, exceptCId?: nu
  * transaction, so a failure anywhere leaves nothing behind. Teams are derived from the workbooks here,
  * never taken from the request.
  */
-export async function addClient(db: Database, input: AddInput, actor: Actor): Promise<TClient> {
+export async function addClient(
+  db: Database,
+  input: AddInput,
+  actor: Actor,
+): Promise<{ client: TClient; userId: string }> {
   const passwordHash = await hashPassword(input.password);
   try {
-    const cId = await db.transaction(async (tx) => {
+    const { cId, userId } = await db.transaction(async (tx) => {
       await assertClientIdFree(tx, input.clientId);
       const assigned = await findWorkbooks(tx, input.workbookIds);
       const userId = await createSignInAccount(tx, {
@@ -129,17 +139,7 @@ export async function addClient(db: Database, input: AddInput, actor: Actor): Pr
           .values(assigned.map((w) => ({ cId: created!.cId, workbookId: w.id })));
       }
       const after = await getClient(tx, created!.cId);
-      await enqueueProvisioning(tx, {
-        userId,
-        kind: "member.upsert",
-        payload: {
-          email: input.email,
-          firstName: input.firstName,
-          lastName: input.lastName,
-          privilege: input.privilege,
-          teams: [...new Set(assigned.map((w) => w.teamName))].sort(),
-        },
-      });
+      await queueMemberUpsert(tx, userId);
       await recordAudit(tx, {
         action: "client.created",
         outcome: "success",
@@ -148,9 +148,9 @@ export async function addClient(db: Database, input: AddInput, actor: Actor): Pr
         after,
         ...auditActor(actor),
       });
-      return created!.cId;
+      return { cId: created!.cId, userId };
     });
-    return (await getClient(db, cId))!;
+    return { client: (await getClient(db, cId))!, userId };
   } catch (error) {
     rethrowConflict(error, "A client with this Client ID or email already exists.");
   }
@@ -177,16 +177,7 @@ export async function editClient(db: Database, input: EditInput, actor: Actor): 
         .where(eq(clients.cId, input.cId));
       await setDisplayName(tx, current.userId, input.firstName, input.lastName);
       const after = await getClient(tx, input.cId);
-      await enqueueProvisioning(tx, {
-        userId: current.userId,
-        kind: "member.upsert",
-        payload: {
-          email: current.email,
-          firstName: input.firstName,
-          lastName: input.lastName,
-          privilege: current.privilege,
-        },
-      });
+      await queueMemberUpsert(tx, current.userId);
       await recordAudit(tx, {
         action: "client.updated",
         outcome: "success",

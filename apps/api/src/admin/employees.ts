@@ -6,13 +6,18 @@ import type {
 } from "@portal/contracts";
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { embedIdentityForUser } from "../access/embed-identity.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { hashPassword } from "../auth/password.ts";
-import type { Database, Executor, Transaction } from "../db/client.ts";
+import type { Database, Executor } from "../db/client.ts";
 import { employeeClients, employees } from "../db/schema.ts";
 import { AppError, notFound } from "../lib/errors.ts";
-import { createSignInAccount, disableSignIn, findClients, setDisplayName } from "./people.ts";
+import {
+  createSignInAccount,
+  disableSignIn,
+  findClients,
+  queueMemberUpsert,
+  setDisplayName,
+} from "./people.ts";
 import {
   auditActor,
   prefixSearch,
@@ -94,27 +99,15 @@ async function assertEmployeeIdFree(tx: Executor, employeeId: string, exceptEId?
   }
 }
 
-async function queueMemberUpsert(tx: Transaction, userId: string) {
-  const identity = await embedIdentityForUser(tx, userId);
-  if (!identity) return;
-  await enqueueProvisioning(tx, {
-    userId,
-    kind: "member.upsert",
-    payload: {
-      email: identity.user.email,
-      firstName: identity.user.firstName,
-      lastName: identity.user.lastName,
-      privilege: identity.user.privilege,
-      teams: identity.user.teams,
-    },
-  });
-}
-
 /** Registers an employee: sign-in account, record and client assignments in one transaction. */
-export async function addEmployee(db: Database, input: AddInput, actor: Actor): Promise<TEmployee> {
+export async function addEmployee(
+  db: Database,
+  input: AddInput,
+  actor: Actor,
+): Promise<{ employee: TEmployee; userId: string }> {
   const passwordHash = await hashPassword(input.password);
   try {
-    const eId = await db.transaction(async (tx) => {
+    const { eId, userId } = await db.transaction(async (tx) => {
       await assertEmployeeIdFree(tx, input.employeeId);
       const assigned = await findClients(tx, input.clientIds);
       const userId = await createSignInAccount(tx, {
@@ -146,9 +139,9 @@ export async function addEmployee(db: Database, input: AddInput, actor: Actor): 
         after: await getEmployee(tx, created!.eId),
         ...auditActor(actor),
       });
-      return created!.eId;
+      return { eId: created!.eId, userId };
     });
-    return (await getEmployee(db, eId))!;
+    return { employee: (await getEmployee(db, eId))!, userId };
   } catch (error) {
     rethrowConflict(error, "An employee with this Employee ID or email already exists.");
   }

@@ -1,8 +1,10 @@
 import type { TPrivilege, TRole } from "@portal/contracts";
 import { and, eq, inArray } from "drizzle-orm";
+import { embedIdentityForUser } from "../access/embed-identity.ts";
 import type { Transaction } from "../db/client.ts";
 import { accounts, clients, employees, sessions, users, workbooks } from "../db/schema.ts";
 import { AppError } from "../lib/errors.ts";
+import { enqueueProvisioning } from "./shared.ts";
 
 /**
  * Creates the sign-in account (user + password credential) for a new client or employee inside the
@@ -109,4 +111,24 @@ export interface PersonSnapshot {
   lastName: string;
   email: string;
   privilege: TPrivilege;
+}
+
+/**
+ * Queues the person's complete state for the BI service (names, privilege, the teams of every
+ * workbook they may see), derived by the same code that decides their embeds.
+ */
+export async function queueMemberUpsert(tx: Transaction, userId: string) {
+  const identity = await embedIdentityForUser(tx, userId);
+  if (!identity) return;
+  await enqueueProvisioning(tx, {
+    userId,
+    kind: "member.upsert",
+    payload: {
+      email: identity.user.email,
+      firstName: identity.user.firstName,
+      lastName: identity.user.lastName,
+      privilege: identity.user.privilege,
+      teams: identity.user.teams,
+    },
+  });
 }

@@ -29,10 +29,8 @@ import { retryFailedSync } from "../admin/sync.ts";
 import { addWorkbook, deleteWorkbook, editWorkbook, listWorkbooks } from "../admin/workbooks.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
-import { clients, employees } from "../db/schema.ts";
 import { requireRole } from "../plugins/authenticate.ts";
 import type { Embedder } from "../sigma/embedder.ts";
-import { eq } from "drizzle-orm";
 
 const idParam = (name: string) =>
   z.object({
@@ -170,12 +168,8 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const client = await addClient(db, request.body, actor);
-      const [row] = await db
-        .select({ userId: clients.userId })
-        .from(clients)
-        .where(eq(clients.cId, client.c_id));
-      const embed = await registrationEmbed(row!.userId, actor);
+      const { client, userId } = await addClient(db, request.body, actor);
+      const embed = await registrationEmbed(userId, actor);
       return reply.status(201).send({ message: "Client registered successfully!", data: { client, embed } });
     },
   );
@@ -217,12 +211,8 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const employee = await addEmployee(db, request.body, actor);
-      const [row] = await db
-        .select({ userId: employees.userId })
-        .from(employees)
-        .where(eq(employees.eId, employee.e_id));
-      const embed = await registrationEmbed(row!.userId, actor);
+      const { employee, userId } = await addEmployee(db, request.body, actor);
+      const embed = await registrationEmbed(userId, actor);
       return reply
         .status(201)
         .send({ message: "Employee registered successfully!", data: { employee, embed } });
