@@ -1,8 +1,8 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
-/** Every error the portal API answers has this body: one readable message. */
+/** Every error the portal API answers has this body: one readable message (zod/mini: see auth.ts). */
 export const ZErrorResponseSchema = z.object({
   error: z.string(),
-  requestId: z.string().optional(),
+  requestId: z.optional(z.string()),
 });
 export type TErrorResponse = z.infer<typeof ZErrorResponseSchema>;

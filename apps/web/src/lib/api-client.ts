@@ -1,10 +1,11 @@
-import type { z } from "zod";
+import { safeParse } from "zod/mini";
+import type { core } from "zod/mini";
 
 import { ZErrorResponseSchema } from "@portal/contracts";
 
 import { toRequestError } from "./errors";
 
-type TApiRequest<TSchema extends z.ZodType> = {
+type TApiRequest<TSchema extends core.$ZodType> = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
   headers?: Record<string, string>;
@@ -19,10 +20,10 @@ type TApiRequest<TSchema extends z.ZodType> = {
  * Calls the portal API on the same origin (session cookie included) and validates the answer.
  * Failures throw an AppRequestError with the server's `{ error }` message when there is one.
  */
-export async function apiRequest<TSchema extends z.ZodType>(
+export async function apiRequest<TSchema extends core.$ZodType>(
   path: string,
   { method = "GET", body, headers = {}, schema, fallbackError, signal }: TApiRequest<TSchema>,
-): Promise<z.infer<TSchema>> {
+): Promise<core.output<TSchema>> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -45,7 +46,7 @@ export async function apiRequest<TSchema extends z.ZodType>(
     const parsed = ZErrorResponseSchema.safeParse(payload);
     throw toRequestError({ status: response.status, error: parsed.data?.error }, fallbackError);
   }
-  const parsed = schema.safeParse(payload);
+  const parsed = safeParse(schema, payload);
   if (!parsed.success) throw toRequestError({}, fallbackError);
   return parsed.data;
 }

@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "react-router";
-import { z } from "zod";
+import * as z from "zod/mini";
 
 import { PASSWORD_MIN_LENGTH, ZResetPasswordSchema, ZSignInSchema } from "@portal/contracts";
 import type { TResetPassword } from "@portal/contracts";
