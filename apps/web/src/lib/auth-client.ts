@@ -1,10 +1,18 @@
-// Lets the declaration emit of `authClient` name the access-control types of the admin plugin.
-import type {} from "better-auth/plugins/access";
-import { adminClient, genericOAuthClient, jwtClient } from "better-auth/client/plugins";
-import { createAuthClient } from "better-auth/react";
+import { createAuthClient } from "better-auth/client";
+import { genericOAuthClient, inferAdditionalFields, jwtClient } from "better-auth/client/plugins";
 
-/** Better Auth is served by the portal API on the same origin, under /api/auth. */
+/**
+ * Better Auth is served by the portal API on the same origin, under /api/auth. This client is on the first
+ * load of /login, so it carries only what the SPA calls: sign-in, sign-up, reset, the session (read through
+ * TanStack Query, hence the framework-free client), `token()` (jwt plugin) and `signIn.oauth2()` (generic
+ * OAuth plugin). The admin plugin's client adds nothing the SPA calls; the role it would type on the user is
+ * declared here instead. Back-office changes go through the portal API, never through Better Auth's admin API.
+ */
 export const authClient = createAuthClient({
   baseURL: window.location.origin,
-  plugins: [adminClient(), jwtClient(), genericOAuthClient()],
+  plugins: [
+    jwtClient(),
+    genericOAuthClient(),
+    inferAdditionalFields({ user: { role: { type: "string", required: false, input: false } } }),
+  ],
 });
