@@ -6,7 +6,7 @@ import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -14,13 +14,15 @@ import {
   validatorCompiler,
 } from "fastify-type-provider-zod";
 import { ZodError } from "zod";
+import { AccessCache } from "./access/access-cache.ts";
+import type { EmbedIdentity } from "./access/embed-identity.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import type { AppConfig } from "./config.ts";
 import { MIGRATIONS_FOLDER, type DatabaseHandle } from "./db/client.ts";
 import { AppError } from "./lib/errors.ts";
 import { redactUrl } from "./lib/redact.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
-import { authenticate } from "./plugins/authenticate.ts";
+import { authenticate, SAFE_METHODS, type CachedPrincipal } from "./plugins/authenticate.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes, createSignInFailureLimiter } from "./routes/auth.ts";
 import { embedRoutes } from "./routes/embed.ts";
@@ -162,14 +164,31 @@ export async function buildApp({
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
 
-  await app.register(authenticate, { auth, db, config });
+  // Decision 0004: verified sessions and viewing decisions are reused for a few seconds, and every
+  // request that may change them clears both before it runs and again before it answers.
+  const principals = new AccessCache<CachedPrincipal>({ ttlSeconds: config.accessCacheSeconds });
+  const identities = new AccessCache<EmbedIdentity>({ ttlSeconds: config.accessCacheSeconds });
+  const invalidateAccess = async (request: FastifyRequest) => {
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.keepsAccess) return;
+    principals.invalidate();
+    identities.invalidate();
+  };
+  app.addHook("onRequest", invalidateAccess);
+  app.addHook("onSend", invalidateAccess);
+
+  await app.register(authenticate, { auth, db, config, principals });
   await app.register(healthRoutes, { database, expectedMigrations: countMigrations() });
   await app.register(authRoutes, { auth, db, config, signInFailures });
   await app.register(publicConfigRoutes, { config });
   await app.register(provisionRoutes, { db });
   const sigmaEmbedder = embedder ?? createEmbedder(config);
   await app.register(adminRoutes, { db, embedder: sigmaEmbedder });
-  await app.register(embedRoutes, { db, embedder: sigmaEmbedder, perMinute: config.embedRateLimitPerMinute });
+  await app.register(embedRoutes, {
+    db,
+    embedder: sigmaEmbedder,
+    perMinute: config.embedRateLimitPerMinute,
+    identities,
+  });
 
   const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));
   if (hasWeb) {

@@ -52,6 +52,7 @@ const EnvSchema = z.object({
   SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(12),
   /** Workbook embed URLs one person may request per minute. */
   EMBED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  ACCESS_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   MICROSOFT_CLIENT_ID: z.string().optional(),
@@ -109,6 +110,8 @@ export interface AppConfig {
   authIpLimitPerMinute: number;
   sessionMaxAgeSeconds: number;
   embedRateLimitPerMinute: number;
+  /** How long a verified session and a viewing decision may be reused (0: never). Decision 0004. */
+  accessCacheSeconds: number;
   social: {
     google?: SocialProviderConfig;
     microsoft?: SocialProviderConfig & { tenantId: string };
@@ -290,6 +293,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     authIpLimitPerMinute: env.AUTH_IP_LIMIT_PER_MINUTE,
     sessionMaxAgeSeconds: Math.round(env.SESSION_MAX_AGE_HOURS * 3600),
     embedRateLimitPerMinute: env.EMBED_RATE_LIMIT_PER_MINUTE,
+    accessCacheSeconds: env.ACCESS_CACHE_SECONDS,
     social,
     oidc:
       oidcPair && env.OIDC_ISSUER

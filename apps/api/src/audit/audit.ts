@@ -39,7 +39,11 @@ export function auditSourceFromHeaders(headers: Headers | undefined | null): Aud
  * `before` or `after`: the trail is kept for years and exported.
  */
 export async function recordAudit(db: Executor, event: AuditEvent): Promise<void> {
-  await db.insert(auditLog).values({
+  await db.insert(auditLog).values(auditRow(event));
+}
+
+function auditRow(event: AuditEvent): typeof auditLog.$inferInsert {
+  return {
     action: event.action,
     outcome: event.outcome,
     actorUserId: event.actorUserId ?? null,
@@ -52,5 +56,52 @@ export async function recordAudit(db: Executor, event: AuditEvent): Promise<void
     before: event.before ?? null,
     after: event.after ?? null,
     details: event.details ?? null,
-  });
+  };
+}
+
+export interface AuditAppender {
+  /** Resolves once the event is committed; rejects if it could not be written. */
+  record(event: AuditEvent): Promise<void>;
+}
+
+/**
+ * Group commit for busy paths (every embed URL issued): events that arrive while a write is under
+ * way, or in the same turn of the event loop, are written together as one multi-row INSERT. Each
+ * caller still waits for its own row to be committed, so nothing is answered before it is on the
+ * trail; an idle server writes an event on the next turn of the event loop.
+ */
+export function createAuditAppender(db: Executor, maxBatch = 500): AuditAppender {
+  let queue: { row: typeof auditLog.$inferInsert; resolve: () => void; reject: (error: unknown) => void }[] =
+    [];
+  let writing = false;
+
+  async function drain() {
+    try {
+      while (queue.length > 0) {
+        const batch = queue.slice(0, maxBatch);
+        queue = queue.slice(batch.length);
+        try {
+          await db.insert(auditLog).values(batch.map((entry) => entry.row));
+          for (const entry of batch) entry.resolve();
+        } catch (error) {
+          for (const entry of batch) entry.reject(error);
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  }
+
+  return {
+    record(event) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ row: auditRow(event), resolve, reject });
+        // Start on the next turn of the event loop, so the requests read in this turn share one write.
+        if (!writing) {
+          writing = true;
+          setImmediate(() => void drain());
+        }
+      });
+    },
+  };
 }

@@ -235,6 +235,8 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
     plugins: [
       admin({ defaultRole: DEFAULT_SELF_SIGN_UP_ROLE, adminRoles: ["admin"], roles }),
       jwt({
+        // API callers ask GET /api/auth/token; signing a JWT on every session check would cost each request.
+        disableSettingJwtHeader: true,
         jwt: {
           issuer: config.publicUrl,
           audience: config.publicUrl,

@@ -3,6 +3,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet } from "jose";
+import type { AccessCache } from "../access/access-cache.ts";
 import type { Auth } from "../auth/auth.ts";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
@@ -19,6 +20,9 @@ export interface Principal {
   via: "cookie" | "bearer";
 }
 
+/** A principal as the cache keeps it: with the time (ms) its session or token stops being valid. */
+export type CachedPrincipal = Principal & { validUntil: number };
+
 declare module "fastify" {
   interface FastifyRequest {
     principal: Principal | null;
@@ -28,16 +32,24 @@ declare module "fastify" {
     public?: boolean;
     /** A route outside /api that needs a principal too (the spec's unprefixed edit-workbook path). */
     protected?: boolean;
+    /**
+     * An unsafe-method route that changes no session, role or assignment (it only appends to the audit
+     * trail), so it need not clear the access caches. Every other POST/PUT/PATCH/DELETE clears them.
+     */
+    keepsAccess?: boolean;
   }
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+export const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+const expiry = (principal: CachedPrincipal) => principal.validUntil;
 const JWKS_TTL_MS = 5 * 60 * 1000;
 
 export interface AuthenticateOptions {
   auth: Auth;
   db: Database;
   config: AppConfig;
+  /** Recently verified sessions and tokens (keyed by the exact cookie header or token). */
+  principals: AccessCache<CachedPrincipal>;
 }
 
 /**
@@ -45,95 +57,110 @@ export interface AuthenticateOptions {
  * `public: true`. A principal comes from the session cookie or from `Authorization: Bearer <JWT>`
  * (issued by /api/auth/token, verified against our JWKS, and only while its session is still alive).
  */
-export const authenticate = fp<AuthenticateOptions>(async (app: FastifyInstance, { auth, db, config }) => {
-  let jwks: { set: ReturnType<typeof createLocalJWKSet>; at: number } | undefined;
-  const keySet = async (force = false) => {
-    if (!jwks || force || Date.now() - jwks.at > JWKS_TTL_MS) {
-      const keys = (await auth.api.getJwks()) as JSONWebKeySet;
-      jwks = { set: createLocalJWKSet(keys), at: Date.now() };
-    }
-    return jwks.set;
-  };
-
-  async function fromBearer(token: string): Promise<Principal | null> {
-    let payload;
-    const verify = async (force: boolean) =>
-      jwtVerify(token, await keySet(force), {
-        algorithms: ["EdDSA"],
-        issuer: config.publicUrl,
-        audience: config.publicUrl,
-        requiredClaims: ["sub", "exp", "iat", "sid"],
-      });
-    try {
-      payload = (await verify(false)).payload;
-    } catch (error) {
-      if (!(error instanceof joseErrors.JWKSNoMatchingKey)) return null;
-      try {
-        payload = (await verify(true)).payload;
-      } catch {
-        return null;
+export const authenticate = fp<AuthenticateOptions>(
+  async (app: FastifyInstance, { auth, db, config, principals }) => {
+    let jwks: { set: ReturnType<typeof createLocalJWKSet>; at: number } | undefined;
+    const keySet = async (force = false) => {
+      if (!jwks || force || Date.now() - jwks.at > JWKS_TTL_MS) {
+        const keys = (await auth.api.getJwks()) as JSONWebKeySet;
+        jwks = { set: createLocalJWKSet(keys), at: Date.now() };
       }
-    }
-    const [row] = await db
-      .select({
-        userId: users.id,
-        email: users.email,
-        name: users.name,
-        role: users.role,
-        banned: users.banned,
-        sessionId: sessions.id,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(
-        and(
-          eq(sessions.id, String(payload.sid)),
-          eq(sessions.userId, String(payload.sub)),
-          gt(sessions.expiresAt, new Date()),
-        ),
-      );
-    if (!row || row.banned) return null;
-    return { ...row, role: row.role as TRole | null, via: "bearer" };
-  }
-
-  async function fromCookie(request: FastifyRequest): Promise<Principal | null> {
-    const result = await auth.api.getSession({ headers: toWebHeaders(request) });
-    if (!result) return null;
-    return {
-      userId: result.user.id,
-      email: result.user.email,
-      name: result.user.name,
-      role: (result.user.role ?? null) as TRole | null,
-      sessionId: result.session.id,
-      via: "cookie",
+      return jwks.set;
     };
-  }
 
-  app.decorateRequest("principal", null);
-
-  app.addHook("onRequest", async (request) => {
-    const path = request.url.split("?")[0] ?? "";
-    const guarded = path.startsWith("/api/") || request.routeOptions.config?.protected === true;
-    if (!guarded || path.startsWith("/api/auth/") || path.startsWith("/api/docs")) return;
-    const header = request.headers.authorization;
-    if (header?.startsWith("Bearer ")) {
-      request.principal = await fromBearer(header.slice("Bearer ".length).trim());
-      if (!request.principal)
-        throw new AppError(401, "The access token is invalid or has expired.", "BAD_TOKEN");
-    } else if (request.headers.cookie) {
-      request.principal = await fromCookie(request);
-      // CSRF: a cookie-authenticated write must come from our own origin.
-      if (
-        request.principal &&
-        !SAFE_METHODS.has(request.method) &&
-        !isSameOrigin(request, config.publicUrl)
-      ) {
-        throw forbidden("Cross-site request refused.");
+    async function fromBearer(token: string): Promise<CachedPrincipal | null> {
+      let payload;
+      const verify = async (force: boolean) =>
+        jwtVerify(token, await keySet(force), {
+          algorithms: ["EdDSA"],
+          issuer: config.publicUrl,
+          audience: config.publicUrl,
+          requiredClaims: ["sub", "exp", "iat", "sid"],
+        });
+      try {
+        payload = (await verify(false)).payload;
+      } catch (error) {
+        if (!(error instanceof joseErrors.JWKSNoMatchingKey)) return null;
+        try {
+          payload = (await verify(true)).payload;
+        } catch {
+          return null;
+        }
       }
+      const [row] = await db
+        .select({
+          userId: users.id,
+          email: users.email,
+          name: users.name,
+          role: users.role,
+          banned: users.banned,
+          sessionId: sessions.id,
+          sessionExpiresAt: sessions.expiresAt,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(
+          and(
+            eq(sessions.id, String(payload.sid)),
+            eq(sessions.userId, String(payload.sub)),
+            gt(sessions.expiresAt, new Date()),
+          ),
+        );
+      if (!row || row.banned) return null;
+      const { banned: _banned, sessionExpiresAt, ...principal } = row;
+      return {
+        ...principal,
+        role: row.role as TRole | null,
+        via: "bearer",
+        validUntil: Math.min(sessionExpiresAt.getTime(), Number(payload.exp) * 1000),
+      };
     }
-    if (!request.principal && !request.routeOptions.config.public) throw unauthenticated();
-  });
-});
+
+    async function fromCookie(request: FastifyRequest): Promise<CachedPrincipal | null> {
+      const result = await auth.api.getSession({ headers: toWebHeaders(request) });
+      if (!result) return null;
+      return {
+        validUntil: new Date(result.session.expiresAt).getTime(),
+        userId: result.user.id,
+        email: result.user.email,
+        name: result.user.name,
+        role: (result.user.role ?? null) as TRole | null,
+        sessionId: result.session.id,
+        via: "cookie",
+      };
+    }
+
+    app.decorateRequest("principal", null);
+
+    app.addHook("onRequest", async (request) => {
+      const path = request.url.split("?")[0] ?? "";
+      const guarded = path.startsWith("/api/") || request.routeOptions.config?.protected === true;
+      if (!guarded || path.startsWith("/api/auth/") || path.startsWith("/api/docs")) return;
+      const header = request.headers.authorization;
+      if (header?.startsWith("Bearer ")) {
+        const token = header.slice("Bearer ".length).trim();
+        request.principal = await principals.read(`bearer:${token}`, () => fromBearer(token), expiry);
+        if (!request.principal)
+          throw new AppError(401, "The access token is invalid or has expired.", "BAD_TOKEN");
+      } else if (request.headers.cookie) {
+        request.principal = await principals.read(
+          `cookie:${request.headers.cookie}`,
+          () => fromCookie(request),
+          expiry,
+        );
+        // CSRF: a cookie-authenticated write must come from our own origin.
+        if (
+          request.principal &&
+          !SAFE_METHODS.has(request.method) &&
+          !isSameOrigin(request, config.publicUrl)
+        ) {
+          throw forbidden("Cross-site request refused.");
+        }
+      }
+      if (!request.principal && !request.routeOptions.config.public) throw unauthenticated();
+    });
+  },
+);
 
 function isSameOrigin(request: FastifyRequest, publicUrl: string): boolean {
   const expected = new URL(publicUrl).origin;

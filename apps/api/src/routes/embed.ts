@@ -6,10 +6,12 @@ import {
 } from "@portal/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { viewingIdentity } from "../access/embed-identity.ts";
-import { recordAudit } from "../audit/audit.ts";
+import type { AccessCache } from "../access/access-cache.ts";
+import { viewingIdentity, type EmbedIdentity } from "../access/embed-identity.ts";
+import { createAuditAppender } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../lib/errors.ts";
+import type { Principal } from "../plugins/authenticate.ts";
 import type { Embedder } from "../sigma/embedder.ts";
 
 export interface EmbedRoutesOptions {
@@ -17,6 +19,8 @@ export interface EmbedRoutesOptions {
   embedder: Embedder;
   /** Embed URLs one person may mint per minute. */
   perMinute?: number;
+  /** Recent viewing decisions per person, cleared by every change (decision 0004). */
+  identities: AccessCache<EmbedIdentity>;
 }
 
 const errors = {
@@ -33,9 +37,12 @@ const errors = {
  */
 export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
   app,
-  { db, embedder, perMinute = 60 },
+  { db, embedder, perMinute = 60, identities },
 ) => {
   const limiter = new RateLimiterMemory({ keyPrefix: "embed", points: perMinute, duration: 60 });
+  const audit = createAuditAppender(db);
+  const identityOf = (principal: Principal) =>
+    identities.read(`${principal.role}:${principal.userId}`, () => viewingIdentity(db, principal));
 
   app.get(
     "/api/me/workbooks",
@@ -43,7 +50,7 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
       schema: { tags: ["viewing"], response: { 200: ZMyWorkbooksResponseSchema, 401: ZErrorResponseSchema } },
     },
     async (request) => {
-      const identity = await viewingIdentity(db, request.principal!);
+      const identity = await identityOf(request.principal!);
       return (identity?.workbooks ?? []).map((w) => ({
         id: w.id,
         workbook_name: w.workbookName,
@@ -55,6 +62,8 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
   app.post(
     "/api/sigma/provision-and-embed",
     {
+      // Issuing a URL only appends to the audit trail: it changes no access, so caches stay.
+      config: { keepsAccess: true },
       schema: {
         tags: ["viewing"],
         body: ZProvisionAndEmbedRequestSchema,
@@ -72,7 +81,7 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
           "RATE_LIMITED",
         );
       }
-      const identity = await viewingIdentity(db, principal);
+      const identity = await identityOf(principal);
       const workbook = identity?.workbooks.find((w) => w.workbookName === request.body.workbookId);
       const source = {
         ip: request.ip,
@@ -80,7 +89,7 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
         requestId: request.id,
       };
       if (!identity || !workbook) {
-        await recordAudit(db, {
+        await audit.record({
           action: "embed.denied",
           outcome: "denied",
           actorUserId: principal.userId,
@@ -92,7 +101,7 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
         throw notFound("Workbook not found.");
       }
       const minted = await embedder.mint(identity.user, workbook.workbookName);
-      await recordAudit(db, {
+      await audit.record({
         action: "embed.issued",
         outcome: "success",
         actorUserId: principal.userId,
