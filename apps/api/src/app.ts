@@ -164,7 +164,7 @@ export async function buildApp({
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
 
-  // Decision 0004: verified sessions and viewing decisions are reused for a few seconds, and every
+  // Decision 005: verified sessions and viewing decisions are reused for a few seconds, and every
   // request that may change them clears both before it runs and again before it answers.
   const principals = new AccessCache<CachedPrincipal>({ ttlSeconds: config.accessCacheSeconds });
   const identities = new AccessCache<EmbedIdentity>({ ttlSeconds: config.accessCacheSeconds });

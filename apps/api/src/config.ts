@@ -110,7 +110,7 @@ export interface AppConfig {
   authIpLimitPerMinute: number;
   sessionMaxAgeSeconds: number;
   embedRateLimitPerMinute: number;
-  /** How long a verified session and a viewing decision may be reused (0: never). Decision 0004. */
+  /** How long a verified session and a viewing decision may be reused (0: never). Decision 005. */
   accessCacheSeconds: number;
   social: {
     google?: SocialProviderConfig;

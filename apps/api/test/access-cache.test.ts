@@ -9,7 +9,7 @@ import { seedDemoData } from "../src/demo/seed.ts";
 import { createTestApp, headersFor, ORIGIN } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
 
-// Decision 0004: sessions and viewing decisions are reused for ACCESS_CACHE_SECONDS, and every change
+// Decision 005: sessions and viewing decisions are reused for ACCESS_CACHE_SECONDS, and every change
 // made through this server is seen at once.
 let database: DatabaseHandle;
 let t: Awaited<ReturnType<typeof createTestApp>>;

@@ -76,6 +76,20 @@ export interface MintedEmbedUrl {
 
 const encoder = new TextEncoder();
 
+/** HMAC keys by secret: importing the key costs more than signing, and a portal has one or two secrets. */
+const signingKeys = new Map<string, Promise<CryptoKey>>();
+function signingKey(secret: string): Promise<CryptoKey> {
+  let key = signingKeys.get(secret);
+  if (!key) {
+    if (signingKeys.size >= 16) signingKeys.clear();
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
+    signingKeys.set(secret, key);
+  }
+  return key;
+}
+
 function encodeParam(name: string, value: string): string {
   return `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
 }
@@ -108,7 +122,7 @@ export async function mintEmbedUrl(options: TMintEmbedUrlOptions): Promise<Minte
 
   const token = await new SignJWT({ ...claims })
     .setProtectedHeader({ alg: "HS256", kid: o.clientId, typ: "JWT" })
-    .sign(encoder.encode(o.secret));
+    .sign(await signingKey(o.secret));
 
   const base = o.embedBaseUrl.replace(/\/+$/, "");
   const path = `${base}/workbook/${encodeURIComponent(o.workbookName)}${

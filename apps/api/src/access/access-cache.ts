@@ -3,7 +3,7 @@ import { LRUCache } from "lru-cache";
 /**
  * Short-lived memory of who a request is and what they may see, so the hot viewing path
  * (provision-and-embed) does not read the session and the assignments from the database each time.
- * docs/decisions/0004-access-cache.md explains the trade.
+ * docs/decisions/005-access-cache.md explains the trade.
  *
  * Correctness rests on two rules:
  * - Every change that can alter a session or an access decision goes through an unsafe HTTP method

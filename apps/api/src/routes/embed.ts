@@ -19,7 +19,7 @@ export interface EmbedRoutesOptions {
   embedder: Embedder;
   /** Embed URLs one person may mint per minute. */
   perMinute?: number;
-  /** Recent viewing decisions per person, cleared by every change (decision 0004). */
+  /** Recent viewing decisions per person, cleared by every change (decision 005). */
   identities: AccessCache<EmbedIdentity>;
 }
 
