@@ -15,6 +15,8 @@ const variants = {
 const sizes = {
   md: "h-11 px-4 text-sm",
   sm: "h-9 px-3 text-sm",
+  /** Inside a table row, beside a badge. */
+  xs: "h-7 gap-1.5 px-2 text-xs",
 } as const;
 
 export type TButtonProps = ComponentProps<"button"> & {

@@ -4,6 +4,7 @@ import { ZClientSchema } from "@portal/contracts";
 import type { CLIENT_SORTS, TClient } from "@portal/contracts";
 
 import type { TListPage, TListParams } from "../utils/paging";
+import { pendingSyncPollInterval } from "../utils/sync";
 import { listRequest } from "./list-request";
 
 export type TClientListParams = TListParams & { sort?: (typeof CLIENT_SORTS)[number] };
@@ -26,7 +27,14 @@ export const clientsQueryOptions = (params: TClientListParams = {}) =>
     queryFn: ({ signal }) => getClients(params, signal),
   });
 
-/** Keeps the previous page on screen while the next one (or a new search) loads. */
+/**
+ * Keeps the previous page on screen while the next one (or a new search) loads, and fetches the page
+ * again every few seconds while one of its clients is still on the way to Sigma.
+ */
 export function useClients(params: TClientListParams) {
-  return useQuery({ ...clientsQueryOptions(params), placeholderData: keepPreviousData });
+  return useQuery({
+    ...clientsQueryOptions(params),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => pendingSyncPollInterval(query.state.data),
+  });
 }

@@ -4,6 +4,7 @@ import { ZEmployeeSchema } from "@portal/contracts";
 import type { EMPLOYEE_SORTS, TEmployee } from "@portal/contracts";
 
 import type { TListPage, TListParams } from "../utils/paging";
+import { pendingSyncPollInterval } from "../utils/sync";
 import { listRequest } from "./list-request";
 
 export type TEmployeeListParams = TListParams & { sort?: (typeof EMPLOYEE_SORTS)[number] };
@@ -29,6 +30,11 @@ export const employeesQueryOptions = (params: TEmployeeListParams = {}) =>
     queryFn: ({ signal }) => getEmployees(params, signal),
   });
 
+/** Like useClients: the previous page stays while the next loads; pending syncs are followed. */
 export function useEmployees(params: TEmployeeListParams) {
-  return useQuery({ ...employeesQueryOptions(params), placeholderData: keepPreviousData });
+  return useQuery({
+    ...employeesQueryOptions(params),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => pendingSyncPollInterval(query.state.data),
+  });
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 
 import { apiRequest } from "@/lib/api-client";
 
+import { SYNC_RETRY_FAILED } from "../utils/sync";
 import { clientsQueryKey } from "./get-clients";
 
 export const ZResyncResponseSchema = z.object({ message: z.string(), requeued: z.number().int() });
@@ -12,7 +13,7 @@ export function resyncClient(cId: number) {
   return apiRequest(`/api/admin/resyncclient/${cId}`, {
     method: "POST",
     schema: ZResyncResponseSchema,
-    fallbackError: "The sync could not be retried.",
+    fallbackError: SYNC_RETRY_FAILED,
   });
 }
 
@@ -20,6 +21,7 @@ export function useResyncClient() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: resyncClient,
+    // Settles once the lists show the re-queued state (the retry's spinner lasts until then).
     onSuccess: () => queryClient.invalidateQueries({ queryKey: clientsQueryKey }),
   });
 }

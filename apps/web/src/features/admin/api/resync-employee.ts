@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { apiRequest } from "@/lib/api-client";
 
+import { SYNC_RETRY_FAILED } from "../utils/sync";
 import { employeesQueryKey } from "./get-employees";
 import { ZResyncResponseSchema } from "./resync-client";
 
@@ -10,7 +11,7 @@ export function resyncEmployee(eId: number) {
   return apiRequest(`/api/admin/resyncemployee/${eId}`, {
     method: "POST",
     schema: ZResyncResponseSchema,
-    fallbackError: "The sync could not be retried.",
+    fallbackError: SYNC_RETRY_FAILED,
   });
 }
 
@@ -18,6 +19,7 @@ export function useResyncEmployee() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: resyncEmployee,
+    // Settles once the lists show the re-queued state (the retry's spinner lasts until then).
     onSuccess: () => queryClient.invalidateQueries({ queryKey: employeesQueryKey }),
   });
 }

@@ -38,6 +38,15 @@ export const SearchIcon = icon(
   </>,
 );
 
+export const RetryIcon = icon(
+  <>
+    <path d="M4.5 12a7.5 7.5 0 0 1 13.1-5" />
+    <path d="M18 3.5V7h-3.5" />
+    <path d="M19.5 12a7.5 7.5 0 0 1-13.1 5" />
+    <path d="M6 20.5V17h3.5" />
+  </>,
+);
+
 export const TrashIcon = icon(
   <>
     <path d="M4 7h16" />

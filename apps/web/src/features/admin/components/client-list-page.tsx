@@ -8,20 +8,40 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { useClients } from "../api/get-clients";
 import { useDeleteClient } from "../api/delete-client";
+import { useResyncClient } from "../api/resync-client";
 import { fullName, namesOrNone } from "../utils/people";
+import { retryStateOf } from "../utils/sync";
 import { useListState } from "../utils/use-list-state";
 import { ConfirmDeleteDialog } from "./confirm-delete-dialog";
-import { ListView } from "./list-view";
+import { EmailText, ListView } from "./list-view";
 import type { TColumn } from "./list-view";
 import { PageHeader } from "./page-header";
+import { SyncStatus } from "./sync-status";
 
 const columns: ReadonlyArray<TColumn<TClient>> = [
-  { header: "Client ID", cell: (client) => client.client_id },
+  { header: "Client ID", cell: (client) => client.client_id, className: "whitespace-nowrap" },
   { header: "First Name", cell: (client) => client.first_name },
   { header: "Last Name", cell: (client) => client.last_name },
-  { header: "Email", cell: (client) => <span className="[overflow-wrap:anywhere]">{client.email}</span> },
+  { header: "Email", cell: (client) => <EmailText email={client.email} /> },
   { header: "Assigned Employees", cell: (client) => namesOrNone(client.employees) },
+  // Not in the spec's table (DEVIATION D29): whether Sigma has the client's latest details.
+  { header: "Sigma sync", cell: (client) => <ClientSync client={client} /> },
 ];
+
+/** A row's sync state, with its own Retry (each row retries and reports on its own). */
+function ClientSync({ client }: { client: TClient }) {
+  const resync = useResyncClient();
+  return (
+    <SyncStatus
+      variant="compact"
+      status={client.sync_status}
+      error={client.sync_error}
+      onRetry={() => resync.mutate(client.c_id)}
+      retry={retryStateOf(resync)}
+      subject={`client ${client.client_id}`}
+    />
+  );
+}
 
 /** The edit screen of a client: the row goes along in the navigation state, the Client ID in the address. */
 export const editClientLink = (client: TClient) => ({

@@ -20,6 +20,7 @@ import { passedRecord } from "../utils/edit-state";
 import { ALL_FIELDS_REQUIRED, fieldError, hasMissingFields } from "../utils/form-errors";
 import type { TNoticeState } from "../utils/notice";
 import { namesOrNone } from "../utils/people";
+import { retryStateOf } from "../utils/sync";
 import { EditTargetState } from "./edit-target";
 import { FormFooter, FormPage, FormSection, MaskedPassword, ReadOnlyItem } from "./form-layout";
 import { PrivilegeBadge } from "./privilege-badge";
@@ -137,13 +138,7 @@ function EditClientForm({ client }: { client: TClient }) {
                   status={client.sync_status}
                   error={client.sync_error}
                   onRetry={() => resync.mutate(client.c_id)}
-                  retrying={resync.isPending}
-                  retried={resync.data?.message}
-                  retryError={
-                    resync.isError
-                      ? getErrorMessage(resync.error, "The sync could not be retried.")
-                      : undefined
-                  }
+                  retry={retryStateOf(resync)}
                 />
               </ReadOnlyItem>
             </div>

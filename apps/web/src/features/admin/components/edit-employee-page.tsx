@@ -21,6 +21,7 @@ import type { TOption } from "../utils/multi-select";
 import type { TNoticeState } from "../utils/notice";
 import { fullName } from "../utils/people";
 import { PRIVILEGE_OPTIONS } from "../utils/privileges";
+import { retryStateOf } from "../utils/sync";
 import { ClientPicker } from "./client-picker";
 import { EditTargetState } from "./edit-target";
 import { FormFooter, FormPage, FormSection, MaskedPassword, ReadOnlyItem } from "./form-layout";
@@ -153,13 +154,7 @@ function EditEmployeeForm({ employee }: { employee: TEmployee }) {
                   status={employee.sync_status}
                   error={employee.sync_error}
                   onRetry={() => resync.mutate(employee.e_id)}
-                  retrying={resync.isPending}
-                  retried={resync.data?.message}
-                  retryError={
-                    resync.isError
-                      ? getErrorMessage(resync.error, "The sync could not be retried.")
-                      : undefined
-                  }
+                  retry={retryStateOf(resync)}
                 />
               </ReadOnlyItem>
             </div>

@@ -8,20 +8,40 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { useDeleteEmployee } from "../api/delete-employee";
 import { useEmployees } from "../api/get-employees";
+import { useResyncEmployee } from "../api/resync-employee";
 import { fullName, namesOrNone } from "../utils/people";
+import { retryStateOf } from "../utils/sync";
 import { useListState } from "../utils/use-list-state";
 import { ConfirmDeleteDialog } from "./confirm-delete-dialog";
-import { ListView } from "./list-view";
+import { EmailText, ListView } from "./list-view";
 import type { TColumn } from "./list-view";
 import { PageHeader } from "./page-header";
+import { SyncStatus } from "./sync-status";
 
 const columns: ReadonlyArray<TColumn<TEmployee>> = [
-  { header: "Employee ID", cell: (employee) => employee.employee_id },
+  { header: "Employee ID", cell: (employee) => employee.employee_id, className: "whitespace-nowrap" },
   { header: "First Name", cell: (employee) => employee.first_name },
   { header: "Last Name", cell: (employee) => employee.last_name },
-  { header: "Email", cell: (employee) => <span className="[overflow-wrap:anywhere]">{employee.email}</span> },
+  { header: "Email", cell: (employee) => <EmailText email={employee.email} /> },
   { header: "Assigned Clients", cell: (employee) => namesOrNone(employee.clients) },
+  // Not in the spec's table (DEVIATION D29): whether Sigma has the employee's latest details.
+  { header: "Sigma sync", cell: (employee) => <EmployeeSync employee={employee} /> },
 ];
+
+/** A row's sync state, with its own Retry (each row retries and reports on its own). */
+function EmployeeSync({ employee }: { employee: TEmployee }) {
+  const resync = useResyncEmployee();
+  return (
+    <SyncStatus
+      variant="compact"
+      status={employee.sync_status}
+      error={employee.sync_error}
+      onRetry={() => resync.mutate(employee.e_id)}
+      retry={retryStateOf(resync)}
+      subject={`employee ${employee.employee_id}`}
+    />
+  );
+}
 
 /** The edit screen of an employee: the row goes along in the navigation state, the Employee ID in the address. */
 export const editEmployeeLink = (employee: TEmployee) => ({

@@ -1,5 +1,5 @@
 import type { UseQueryResult } from "@tanstack/react-query";
-import { useEffect, useId } from "react";
+import { Fragment, useEffect, useId } from "react";
 import type { MouseEvent, ReactNode } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 
@@ -22,6 +22,25 @@ export type TColumn<T> = {
   /** Classes of the column's cells (e.g. to hide a column on phones). */
   className?: string;
 };
+
+/**
+ * An email address in a narrow column: it wraps after the '@' and the domain's dots first
+ * ("olivia.bennett@" / "example.com"), and anywhere only when a part is still too long.
+ */
+export function EmailText({ email }: { email: string }) {
+  const at = email.lastIndexOf("@");
+  const parts = at < 0 ? [email] : [email.slice(0, at + 1), ...email.slice(at + 1).split(/(?<=\.)/)];
+  return (
+    <span className="[overflow-wrap:anywhere]">
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          {part}
+        </Fragment>
+      ))}
+    </span>
+  );
+}
 
 /** Where a row leads: the edit screen, with the row passed along in the navigation state. */
 export type TRowLink = { to: string; state: unknown };
