@@ -5,6 +5,8 @@ import { accounts, expect, test } from "./support/fixtures.ts";
 
 const [olivia, marcus] = DEMO_CLIENTS;
 const priya = `${DEMO_EMPLOYEE.firstName} ${DEMO_EMPLOYEE.lastName}`;
+/** How long the demo people may take to reach the analytics server, which starts after the portal. */
+const SEEDED_SYNC = { timeout: 45_000 };
 
 test.beforeEach(async ({ login }) => {
   await login(accounts.admin);
@@ -19,17 +21,24 @@ test("/admin shows the client list with the spec's columns and assigned employee
     "Last Name",
     "Email",
     "Assigned Employees",
+    "Sigma sync",
     "Actions",
   ]);
   await searchList(page, "Search clients", olivia.clientId);
+  // Sigma sync: the seeded client reaches Sigma once the analytics server is up (retried with backoff
+  // while it starts); the list follows without a reload.
+  await expect(rowWith(page, olivia.clientId).getByRole("cell").nth(5)).toHaveText("Synced", SEEDED_SYNC);
   await expect(rowWith(page, olivia.clientId).getByRole("cell")).toHaveText([
     olivia.clientId,
     olivia.firstName,
     olivia.lastName,
     olivia.email,
     priya,
+    "Synced",
     /Delete/,
   ]);
+  // Nothing to retry for a synced client.
+  await expect(rowWith(page, olivia.clientId).getByRole("button", { name: /^Retry/ })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "+Add Client" })).toHaveAttribute("href", "/admin/add-client");
 });
 
@@ -69,6 +78,7 @@ test("the employee list shows Employee ID and Assigned Clients; search narrows i
     "Last Name",
     "Email",
     "Assigned Clients",
+    "Sigma sync",
     "Actions",
   ]);
   await searchList(page, "Search employees", DEMO_EMPLOYEE.employeeId);
@@ -77,6 +87,7 @@ test("the employee list shows Employee ID and Assigned Clients; search narrows i
   await expect(row.getByRole("cell").nth(4)).toHaveText(
     `${olivia.firstName} ${olivia.lastName}, ${marcus.firstName} ${marcus.lastName}`,
   );
+  await expect(row.getByRole("cell").nth(5)).toHaveText("Synced", SEEDED_SYNC);
   await expect(page.getByRole("link", { name: "+Add Employee" })).toHaveAttribute(
     "href",
     "/admin/add-employee",

@@ -108,6 +108,8 @@ test("client and employee lifecycle: add with assignments, list, edit, sign in, 
       client.lastName,
       client.email,
       "None",
+      // Sigma sync: on its way, or already through.
+      /^(Pending|Synced)$/,
       /Delete/,
     ]);
   });
@@ -177,6 +179,8 @@ test("client and employee lifecycle: add with assignments, list, edit, sign in, 
       employee.lastName,
       employee.email,
       clientName,
+      // Sigma sync: on its way, or already through.
+      /^(Pending|Synced)$/,
       /Delete/,
     ]);
   });
@@ -262,6 +266,8 @@ test("client and employee lifecycle: add with assignments, list, edit, sign in, 
       `${employee.lastName}-Lee`,
       employee.email,
       "None",
+      // Sigma sync: on its way, or already through.
+      /^(Pending|Synced)$/,
       /Delete/,
     ]);
 

@@ -17,6 +17,8 @@ test.beforeEach(async ({ login }) => {
 test("back-office screens", async ({ page }) => {
   await page.goto("/admin/client-list");
   await expect(page.getByRole("row").filter({ hasText: "CL-1001" })).toBeVisible();
+  // The demo clients reach Sigma once the analytics server is up; the list shows it without a reload.
+  await expect(page.getByText("Synced", { exact: true })).toHaveCount(2, { timeout: 60_000 });
   await page.screenshot(shot("clients"));
 
   await page
@@ -69,5 +71,6 @@ test("back-office screens on a phone", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto("/admin/client-list");
   await expect(page.getByRole("link", { name: "Edit client CL-1001" })).toBeVisible();
+  await expect(page.getByText("Synced", { exact: true })).toHaveCount(2, { timeout: 60_000 });
   await page.screenshot(shot("clients-phone"));
 });

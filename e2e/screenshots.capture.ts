@@ -42,5 +42,7 @@ test("admin screens", async ({ page, login }) => {
   await login(accounts.admin);
   await page.goto("/admin");
   await page.getByRole("heading", { level: 1, name: "Clients" }).waitFor();
+  // The demo clients reach Sigma once the analytics server is up; the list shows it without a reload.
+  await page.getByText("Synced", { exact: true }).nth(1).waitFor({ timeout: 60_000 });
   await page.screenshot(shot("admin"));
 });
