@@ -234,4 +234,71 @@ describe("provisioning outbox", () => {
       expect(rowsForUser[1]).toMatchObject({ status: "pending", attempts: 0 });
     },
   );
+  it(
+    "re-sends a failed member update with the person's current state, so fixing the cause and retrying is enough",
+    { timeout: 120_000 },
+    async () => {
+      analytics ??= await startAnalytics();
+      const client = await createSigmaRestClient(t.config);
+      const addWorkbook = async (workbook_name: string, team_name: string) =>
+        (
+          await t.app.inject({
+            method: "POST",
+            url: "/api/admin/addworkbook",
+            headers: admin,
+            payload: { workbook_name, team_name },
+          })
+        ).json().data;
+      await addWorkbook("Fix-First-CCCCCCCCCCCCCCCCCCCCCC", "Fixable Team");
+      // The BI service refuses a second team whose name differs only in case: a permanent error.
+      const clash = await addWorkbook("Fix-Second-DDDDDDDDDDDDDDDDDDDDDD", "fixable team");
+      const add = await t.app.inject({
+        method: "POST",
+        url: "/api/admin/addclient",
+        headers: admin,
+        payload: {
+          clientId: "CL-FIX",
+          firstName: "Fay",
+          lastName: "Fixer",
+          email: "fay.fixer@example.com",
+          password: "fixable-client-passphrase",
+          role: "client",
+          privilege: "View",
+          workbookIds: [clash.id],
+        },
+      });
+      expect(add.statusCode).toBe(201);
+      const cId = add.json().data.client.c_id;
+      await deliverAll(client);
+      const listed = async () =>
+        (await t.app.inject({ method: "GET", url: "/api/admin/clients?q=CL-FIX", headers: admin })).json()[0];
+      expect(await listed()).toMatchObject({
+        sync_status: "failed",
+        sync_error: expect.stringMatching(/409/),
+      });
+
+      // The admin renames the clashing team, then retries: the retry carries the new team.
+      const edited = await t.app.inject({
+        method: "PUT",
+        url: `/api/admin/editworkbook/${clash.id}`,
+        headers: admin,
+        payload: { workbook_name: clash.workbook_name, team_name: "Fixable Team Two" },
+      });
+      expect(edited.statusCode).toBe(200);
+      const retry = await t.app.inject({
+        method: "POST",
+        url: `/api/admin/resyncclient/${cId}`,
+        headers: admin,
+      });
+      expect(retry.statusCode).toBe(200);
+      expect(retry.json().requeued).toBeGreaterThanOrEqual(1);
+      await deliverAll(client);
+      expect(await listed()).toMatchObject({ sync_status: "synced" });
+      const member = await client.findMemberByEmail("fay.fixer@example.com");
+      const [team] = (await client.listTeams("Fixable Team Two")).filter(
+        (x) => x.name === "Fixable Team Two",
+      );
+      expect((await client.listTeamMembers(team!.teamId)).map((m) => m.memberId)).toEqual([member!.memberId]);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID, webcrypto } from "node:crypto";
 import { SignJWT } from "jose";
 import { z } from "zod";
 import {
@@ -77,12 +77,12 @@ export interface MintedEmbedUrl {
 const encoder = new TextEncoder();
 
 /** HMAC keys by secret: importing the key costs more than signing, and a portal has one or two secrets. */
-const signingKeys = new Map<string, Promise<CryptoKey>>();
-function signingKey(secret: string): Promise<CryptoKey> {
+const signingKeys = new Map<string, Promise<webcrypto.CryptoKey>>();
+function signingKey(secret: string): Promise<webcrypto.CryptoKey> {
   let key = signingKeys.get(secret);
   if (!key) {
     if (signingKeys.size >= 16) signingKeys.clear();
-    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    key = webcrypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
       "sign",
     ]);
     signingKeys.set(secret, key);

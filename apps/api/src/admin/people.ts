@@ -114,21 +114,24 @@ export interface PersonSnapshot {
 }
 
 /**
- * Queues the person's complete state for the BI service (names, privilege, the teams of every
- * workbook they may see), derived by the same code that decides their embeds.
+ * The person's complete state for the BI service (names, privilege, the teams of every workbook they
+ * may see), derived by the same code that decides their embeds; null for someone with no client identity.
  */
-export async function queueMemberUpsert(tx: Transaction, userId: string) {
+export async function memberUpsertPayload(tx: Transaction, userId: string) {
   const identity = await embedIdentityForUser(tx, userId);
-  if (!identity) return;
-  await enqueueProvisioning(tx, {
-    userId,
-    kind: "member.upsert",
-    payload: {
-      email: identity.user.email,
-      firstName: identity.user.firstName,
-      lastName: identity.user.lastName,
-      privilege: identity.user.privilege,
-      teams: identity.user.teams,
-    },
-  });
+  if (!identity) return null;
+  return {
+    email: identity.user.email,
+    firstName: identity.user.firstName,
+    lastName: identity.user.lastName,
+    privilege: identity.user.privilege,
+    teams: identity.user.teams,
+  };
+}
+
+/** Queues the person's complete current state for the BI service. */
+export async function queueMemberUpsert(tx: Transaction, userId: string) {
+  const payload = await memberUpsertPayload(tx, userId);
+  if (!payload) return;
+  await enqueueProvisioning(tx, { userId, kind: "member.upsert", payload });
 }
