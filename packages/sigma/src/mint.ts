@@ -82,9 +82,13 @@ function signingKey(secret: string): Promise<webcrypto.CryptoKey> {
   let key = signingKeys.get(secret);
   if (!key) {
     if (signingKeys.size >= 16) signingKeys.clear();
-    key = webcrypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign",
-    ]);
+    key = webcrypto.subtle.importKey(
+      "raw",
+      encoder.encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
     signingKeys.set(secret, key);
   }
   return key;
