@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
 
@@ -59,6 +60,25 @@ function auditRow(event: AuditEvent): typeof auditLog.$inferInsert {
   };
 }
 
+/**
+ * One statement whose text does not depend on the batch size: each column travels as one array
+ * parameter and `unnest` turns them back into rows (cheaper to build and to plan than N VALUES rows).
+ */
+async function insertBatch(db: Executor, rows: (typeof auditLog.$inferInsert)[]) {
+  const column = <T>(pick: (row: typeof auditLog.$inferInsert) => T) => sql.param(rows.map(pick));
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+  await db.execute(sql`
+    insert into audit_log (actor_user_id, actor_email, action, outcome, target_type, target_id, ip, user_agent,
+                           request_id, before, after, details)
+    select * from unnest(
+      ${column((r) => r.actorUserId ?? null)}::text[], ${column((r) => r.actorEmail ?? null)}::text[],
+      ${column((r) => r.action)}::text[], ${column((r) => r.outcome)}::text[],
+      ${column((r) => r.targetType ?? null)}::text[], ${column((r) => r.targetId ?? null)}::text[],
+      ${column((r) => r.ip ?? null)}::text[], ${column((r) => r.userAgent ?? null)}::text[],
+      ${column((r) => r.requestId ?? null)}::text[], ${column((r) => json(r.before))}::jsonb[],
+      ${column((r) => json(r.after))}::jsonb[], ${column((r) => json(r.details))}::jsonb[])`);
+}
+
 export interface AuditAppender {
   /** Resolves once the event is committed; rejects if it could not be written. */
   record(event: AuditEvent): Promise<void>;
@@ -81,7 +101,7 @@ export function createAuditAppender(db: Executor, maxBatch = 500): AuditAppender
         const batch = queue.slice(0, maxBatch);
         queue = queue.slice(batch.length);
         try {
-          await db.insert(auditLog).values(batch.map((entry) => entry.row));
+          await insertBatch(db, batch.map((entry) => entry.row));
           for (const entry of batch) entry.resolve();
         } catch (error) {
           for (const entry of batch) entry.reject(error);
