@@ -3,9 +3,9 @@
  * JWT minting, audit insert) next to a bare Fastify route answering the same JSON, in the same run.
  * Target: ratio of requests/s ≥ 0.35, p99 < 25 ms.
  *
- * Runs on the embedded PGlite (the default database) and, when reachable, on the real PostgreSQL
- * (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a scratch database is created
- * and dropped). The load generator runs in its own worker thread so it does not share the servers' event
+ * Runs on the embedded PGlite as `npm start` uses it (on disk, in a scratch directory) and, when reachable,
+ * on the real PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres; a scratch
+ * database is created and dropped). The load generator runs in its own worker thread so it does not share the servers' event
  * loop. Set BENCH_DATABASES=pglite or =postgres to run one only.
  */
 import { mkdtempSync } from "node:fs";
@@ -83,7 +83,10 @@ const line = (name: string, r: Figures) =>
   `${name.padEnd(30)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   non-2xx ${r.non2xx}, errors ${r.errors}`;
 
 async function run(kind: "pglite" | "postgres") {
-  const database = kind === "pglite" ? fromPglite(await createPglite()) : await openScratchPostgres();
+  const database =
+    kind === "pglite"
+      ? fromPglite(await createPglite(mkdtempSync(path.join(os.tmpdir(), "portal-bench-embed-db-"))))
+      : await openScratchPostgres();
   if (!database) return;
   try {
     await database.migrate();

@@ -193,6 +193,7 @@ export async function buildApp({
     embedder: sigmaEmbedder,
     perMinute: config.embedRateLimitPerMinute,
     identities,
+    auditWriters: database.kind === "postgres" ? 4 : 1,
   });
 
   const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));

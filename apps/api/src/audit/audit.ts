@@ -85,43 +85,53 @@ export interface AuditAppender {
 }
 
 /**
- * Group commit for busy paths (every embed URL issued): events that arrive while a write is under
- * way, or in the same turn of the event loop, are written together as one multi-row INSERT. Each
- * caller still waits for its own row to be committed, so nothing is answered before it is on the
- * trail; an idle server writes an event on the next turn of the event loop.
+ * Group commit for busy paths (every embed URL issued): events that arrive while writes are under
+ * way, or in the same turn of the event loop, are written together as one statement. Each caller
+ * still waits for its own row to be committed, so nothing is answered before it is on the trail; an
+ * idle server writes an event on the next turn of the event loop. `writers` statements may be in
+ * flight at once (a PostgreSQL pool commits them in parallel; the embedded PGlite runs one at a time).
  */
-export function createAuditAppender(db: Executor, maxBatch = 500): AuditAppender {
+export function createAuditAppender(db: Executor, options: { writers?: number; maxBatch?: number } = {}) {
+  const writers = options.writers ?? 1;
+  const maxBatch = options.maxBatch ?? 500;
   let queue: { row: typeof auditLog.$inferInsert; resolve: () => void; reject: (error: unknown) => void }[] =
     [];
-  let writing = false;
+  let inFlight = 0;
+  let scheduled = false;
 
-  async function drain() {
-    try {
-      while (queue.length > 0) {
-        const batch = queue.slice(0, maxBatch);
-        queue = queue.slice(batch.length);
-        try {
-          await insertBatch(db, batch.map((entry) => entry.row));
-          for (const entry of batch) entry.resolve();
-        } catch (error) {
-          for (const entry of batch) entry.reject(error);
-        }
-      }
-    } finally {
-      writing = false;
-    }
+  function schedule() {
+    if (scheduled || inFlight >= writers || queue.length === 0) return;
+    scheduled = true;
+    setImmediate(write);
+  }
+
+  function write() {
+    scheduled = false;
+    const batch = queue.slice(0, maxBatch);
+    queue = queue.slice(batch.length);
+    if (batch.length === 0) return;
+    inFlight += 1;
+    insertBatch(
+      db,
+      batch.map((entry) => entry.row),
+    )
+      .then(
+        () => batch.forEach((entry) => entry.resolve()),
+        (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+      )
+      .finally(() => {
+        inFlight -= 1;
+        schedule();
+      });
+    schedule();
   }
 
   return {
-    record(event) {
+    record(event: AuditEvent) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ row: auditRow(event), resolve, reject });
-        // Start on the next turn of the event loop, so the requests read in this turn share one write.
-        if (!writing) {
-          writing = true;
-          setImmediate(() => void drain());
-        }
+        schedule();
       });
     },
-  };
+  } satisfies AuditAppender;
 }

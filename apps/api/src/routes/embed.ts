@@ -19,6 +19,8 @@ export interface EmbedRoutesOptions {
   embedder: Embedder;
   /** Embed URLs one person may mint per minute. */
   perMinute?: number;
+  /** Audit statements in flight at once (PostgreSQL: several; PGlite: one). */
+  auditWriters?: number;
   /** Recent viewing decisions per person, cleared by every change (decision 005). */
   identities: AccessCache<EmbedIdentity>;
 }
@@ -37,10 +39,10 @@ const errors = {
  */
 export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
   app,
-  { db, embedder, perMinute = 60, identities },
+  { db, embedder, perMinute = 60, identities, auditWriters = 1 },
 ) => {
   const limiter = new RateLimiterMemory({ keyPrefix: "embed", points: perMinute, duration: 60 });
-  const audit = createAuditAppender(db);
+  const audit = createAuditAppender(db, { writers: auditWriters });
   const identityOf = (principal: Principal) =>
     identities.read(`${principal.role}:${principal.userId}`, () => viewingIdentity(db, principal));
 
