@@ -301,4 +301,80 @@ describe("provisioning outbox", () => {
       expect((await client.listTeamMembers(team!.teamId)).map((m) => m.memberId)).toEqual([member!.memberId]);
     },
   );
+  it(
+    "takes people out of the portal's teams they no longer see, and leaves other teams alone",
+    { timeout: 120_000 },
+    async () => {
+      analytics ??= await startAnalytics();
+      const client = await createSigmaRestClient(t.config);
+      const call = (method: "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
+        t.app.inject({ method, url, headers: admin, ...(payload ? { payload } : {}) });
+      const keep = (
+        await call("POST", "/api/admin/addworkbook", {
+          workbook_name: "Team-Keep-EEEEEEEEEEEEEEEEEEEEEE",
+          team_name: "Keep Team",
+        })
+      ).json().data;
+      const leave = (
+        await call("POST", "/api/admin/addworkbook", {
+          workbook_name: "Team-Leave-FFFFFFFFFFFFFFFFFFFFFF",
+          team_name: "Leave Team",
+        })
+      ).json().data;
+      const added = await call("POST", "/api/admin/addclient", {
+        clientId: "CL-TEAM",
+        firstName: "Tess",
+        lastName: "Teams",
+        email: "tess.teams@example.com",
+        password: "team-client-passphrase",
+        role: "client",
+        privilege: "View",
+        workbookIds: [keep.id, leave.id],
+      });
+      expect(added.statusCode).toBe(201);
+      const cId = added.json().data.client.c_id;
+      const employee = await call("POST", "/api/admin/addemployee", {
+        employeeId: "EM-TEAM",
+        firstName: "Ed",
+        lastName: "Teams",
+        email: "ed.teams@meridian-advisory.example",
+        password: "team-employee-passphrase",
+        role: "employee",
+        privilege: "View",
+        clientIds: [cId],
+      });
+      expect(employee.statusCode).toBe(201);
+      await deliverAll(client);
+
+      const tess = (await client.findMemberByEmail("tess.teams@example.com"))!;
+      const ed = (await client.findMemberByEmail("ed.teams@meridian-advisory.example"))!;
+      const teamId = async (name: string) =>
+        (await client.listTeams(name)).find((x) => x.name === name && !x.isArchived)!.teamId;
+      const membersOf = async (name: string) =>
+        (await client.listTeamMembers(await teamId(name))).map((m) => m.memberId).sort();
+      expect(await membersOf("Keep Team")).toEqual([tess.memberId, ed.memberId].sort());
+      expect(await membersOf("Leave Team")).toEqual([tess.memberId, ed.memberId].sort());
+      // A team made in the BI service by someone else, not by the portal.
+      const outside = await client.createTeam({ name: "Outside Team" });
+      await client.updateTeamMembers(outside.teamId, { add: [tess.memberId] });
+
+      expect((await call("DELETE", `/api/admin/deleteworkbook/${leave.id}`)).statusCode).toBe(200);
+      await deliverAll(client);
+      expect(await membersOf("Leave Team")).toEqual([]);
+      expect(await membersOf("Keep Team")).toEqual([tess.memberId, ed.memberId].sort());
+      expect(await membersOf("Outside Team")).toEqual([tess.memberId]);
+
+      const edited = await call("PUT", "/api/admin/editemployee", {
+        eId: employee.json().data.employee.e_id,
+        employeeId: "EM-TEAM",
+        firstName: "Ed",
+        lastName: "Teams",
+        privilege: "View",
+        clientIds: [],
+      });
+      expect(edited.statusCode).toBe(200);
+      await deliverAll(client);
+      expect(await membersOf("Keep Team")).toEqual([tess.memberId]);
+    },
+  );
 });

@@ -15,6 +15,7 @@ import {
   createSignInAccount,
   disableSignIn,
   findWorkbooks,
+  employeesOfClient,
   queueMemberUpsert,
   setDisplayName,
 } from "./people.ts";
@@ -198,9 +199,12 @@ export async function editClient(db: Database, input: EditInput, actor: Actor): 
 export async function deleteClient(db: Database, cId: number, actor: Actor): Promise<void> {
   await db.transaction(async (tx) => {
     const before = await getClient(tx, cId);
+    const employeesToUpdate = await employeesOfClient(tx, cId);
     const [removed] = await tx.delete(clients).where(eq(clients.cId, cId)).returning();
     if (!removed || !before) throw notFound("Client not found.");
     await disableSignIn(tx, removed.userId, "Client deleted");
+    // The client's employees lose the teams they had only through this client.
+    for (const userId of employeesToUpdate) await queueMemberUpsert(tx, userId);
     await enqueueProvisioning(tx, {
       userId: removed.userId,
       kind: "member.deactivate",

@@ -1,10 +1,10 @@
 import type { TPrivilege, TRole } from "@portal/contracts";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { embedIdentityForUser } from "../access/embed-identity.ts";
 import type { Transaction } from "../db/client.ts";
 import { accounts, clients, employees, sessions, users, workbooks } from "../db/schema.ts";
 import { AppError } from "../lib/errors.ts";
-import { enqueueProvisioning } from "./shared.ts";
+import { enqueueProvisioning, rows } from "./shared.ts";
 
 /**
  * Creates the sign-in account (user + password credential) for a new client or employee inside the
@@ -116,22 +116,48 @@ export interface PersonSnapshot {
 /**
  * The person's complete state for the BI service (names, privilege, the teams of every workbook they
  * may see), derived by the same code that decides their embeds; null for someone with no client identity.
+ * `managedTeams` are the teams the portal owns (every workbook's team, plus `formerTeams` of a workbook
+ * just renamed or deleted): a membership in one of those that is not in `teams` is removed.
  */
-export async function memberUpsertPayload(tx: Transaction, userId: string) {
+export async function memberUpsertPayload(tx: Transaction, userId: string, formerTeams: string[] = []) {
   const identity = await embedIdentityForUser(tx, userId);
   if (!identity) return null;
+  const catalogue = await tx.selectDistinct({ teamName: workbooks.teamName }).from(workbooks);
   return {
     email: identity.user.email,
     firstName: identity.user.firstName,
     lastName: identity.user.lastName,
     privilege: identity.user.privilege,
     teams: identity.user.teams,
+    managedTeams: [...new Set([...catalogue.map((w) => w.teamName), ...formerTeams])].sort(),
   };
 }
 
 /** Queues the person's complete current state for the BI service. */
-export async function queueMemberUpsert(tx: Transaction, userId: string) {
-  const payload = await memberUpsertPayload(tx, userId);
+export async function queueMemberUpsert(tx: Transaction, userId: string, formerTeams: string[] = []) {
+  const payload = await memberUpsertPayload(tx, userId, formerTeams);
   if (!payload) return;
   await enqueueProvisioning(tx, { userId, kind: "member.upsert", payload });
+}
+
+/** The sign-in accounts of every client assigned the workbook and of those clients' employees. */
+export async function peopleSeeingWorkbook(tx: Transaction, workbookId: number): Promise<string[]> {
+  const found = rows<{ user_id: string }>(
+    await tx.execute(sql`
+      select c.user_id from client_workbooks cw join clients c on c.c_id = cw.c_id where cw.workbook_id = ${workbookId}
+      union
+      select e.user_id from client_workbooks cw
+        join employee_clients ec on ec.c_id = cw.c_id join employees e on e.e_id = ec.e_id
+       where cw.workbook_id = ${workbookId}`),
+  );
+  return found.map((r) => r.user_id);
+}
+
+/** The sign-in accounts of the client's employees. */
+export async function employeesOfClient(tx: Transaction, cId: number): Promise<string[]> {
+  const found = rows<{ user_id: string }>(
+    await tx.execute(sql`
+      select e.user_id from employee_clients ec join employees e on e.e_id = ec.e_id where ec.c_id = ${cId}`),
+  );
+  return found.map((r) => r.user_id);
 }

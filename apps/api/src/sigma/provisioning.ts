@@ -26,6 +26,8 @@ interface MemberUpsert {
   privilege: TPrivilege;
   /** When present, the complete list of teams the member must belong to. */
   teams?: string[];
+  /** The teams the portal owns: a membership in one of these that is not in `teams` is removed. */
+  managedTeams?: string[];
 }
 
 type Request = typeof provisioningRequests.$inferSelect;
@@ -169,6 +171,17 @@ async function deliver({ client, config }: ProvisioningOptions, request: Request
         const current = await client.listTeamMembers(teamId);
         if (!current.some((x) => x.memberId === member.memberId)) {
           await client.updateTeamMembers(teamId, { add: [member.memberId] });
+        }
+      }
+      // Leave the portal's teams this person no longer sees; teams the portal does not own stay.
+      const wanted = new Set(m.teams ?? []);
+      for (const team of m.managedTeams ?? []) {
+        if (wanted.has(team)) continue;
+        const existing = (await client.listTeams(team)).find((t) => t.name === team && !t.isArchived);
+        if (!existing) continue;
+        const current = await client.listTeamMembers(existing.teamId);
+        if (current.some((x) => x.memberId === member.memberId)) {
+          await client.updateTeamMembers(existing.teamId, { remove: [member.memberId] });
         }
       }
       return;
