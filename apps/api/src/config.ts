@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEMO_FIRM } from "@portal/contracts/demo";
+import { ZEmbedUiParamsSchema, type TEmbedUiParams } from "@portal/sigma";
 import { z } from "zod";
 
 const flag = z
@@ -80,6 +81,8 @@ const EnvSchema = z.object({
   SIGMA_ACCOUNT_TYPES: z.string().optional(),
   /** Privilege → Sigma REST `memberType`, e.g. "Build=creator,View=viewer" (org-specific names). */
   SIGMA_MEMBER_TYPES: z.string().optional(),
+  /** Embed UI options sent on every URL, e.g. "theme=Dark,menu_position=none,hide_folder_navigation=true". */
+  SIGMA_EMBED_UI: z.string().optional(),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -134,6 +137,8 @@ export interface SigmaConfig {
   embedUrlLifetimeSeconds: number;
   accountTypes: Record<"Build" | "Analyze" | "Act" | "View", string>;
   memberTypes: Record<"Build" | "Analyze" | "Act" | "View", string>;
+  /** Sigma's `:`-prefixed embed UI parameters (theme, menu_position, hide_…, lng, responsive_height). */
+  ui: TEmbedUiParams;
 }
 
 const PRIVILEGE_NAMES = ["Build", "Analyze", "Act", "View"] as const;
@@ -155,6 +160,44 @@ function parsePrivilegeMap(
     map[key as keyof typeof map] = value;
   }
   return map;
+}
+
+const UI_BOOLEAN_OPTIONS = new Set([
+  "hide_menu",
+  "hide_folder_navigation",
+  "hide_bookmarks",
+  "hide_explore_toggle",
+  "hide_tooltip",
+  "responsive_height",
+]);
+
+/** "theme=Dark,menu_position=none,hide_bookmarks=true" → Sigma's embed UI options, validated. */
+function parseEmbedUi(problems: string[], raw: string | undefined): TEmbedUiParams {
+  if (!raw?.trim()) return {};
+  const entries: Record<string, string | boolean> = {};
+  for (const pairText of raw.split(",")) {
+    const [key = "", value = ""] = pairText.split("=").map((p) => p.trim());
+    if (!key || !value) {
+      problems.push(`SIGMA_EMBED_UI: "${pairText}" is not <option>=<value>`);
+      continue;
+    }
+    if (UI_BOOLEAN_OPTIONS.has(key) && value !== "true" && value !== "false") {
+      problems.push(`SIGMA_EMBED_UI: ${key} must be true or false`);
+      continue;
+    }
+    entries[key] = UI_BOOLEAN_OPTIONS.has(key) ? value === "true" : value;
+  }
+  const parsed = ZEmbedUiParamsSchema.strict().safeParse(entries);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const where = issue.path.length
+        ? issue.path.join(".")
+        : (issue as { keys?: string[] }).keys?.join(", ");
+      problems.push(`SIGMA_EMBED_UI: ${where}: ${issue.message}`);
+    }
+    return {};
+  }
+  return parsed.data;
 }
 
 export class ConfigError extends Error {
@@ -252,6 +295,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     Act: "Act",
     View: "View",
   });
+  const embedUi = parseEmbedUi(problems, env.SIGMA_EMBED_UI);
   const memberTypes = parsePrivilegeMap(problems, "SIGMA_MEMBER_TYPES", env.SIGMA_MEMBER_TYPES, {
     Build: "build",
     Analyze: "analyze",
@@ -309,6 +353,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       embedUrlLifetimeSeconds: env.SIGMA_EMBED_URL_LIFETIME_SECONDS,
       accountTypes,
       memberTypes,
+      ui: embedUi,
     },
   };
 }

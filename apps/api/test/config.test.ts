@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
+import { createEmbedder } from "../src/sigma/embedder.ts";
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), "portal-config-"));
 
@@ -78,5 +79,46 @@ describe("configuration", () => {
     expect(problems({ DATA_DIR: tmp(), OIDC_CLIENT_ID: "a", OIDC_CLIENT_SECRET: "b" })).toEqual([
       "OIDC_ISSUER is required when OIDC_CLIENT_ID is set",
     ]);
+  });
+  it("reads Sigma's embed UI options and names each bad one", () => {
+    const config = loadConfig({
+      DATA_DIR: tmp(),
+      SIGMA_EMBED_UI: "theme=Dark, menu_position=none,hide_folder_navigation=true,lng=fr",
+    });
+    expect(config.sigma.ui).toEqual({
+      theme: "Dark",
+      menu_position: "none",
+      hide_folder_navigation: true,
+      lng: "fr",
+    });
+    expect(loadConfig({ DATA_DIR: tmp() }).sigma.ui).toEqual({});
+    const list = problems({
+      DATA_DIR: tmp(),
+      SIGMA_EMBED_UI: "menu_position=sideways,hide_menu=yes,colour=blue,theme",
+    });
+    expect(list).toEqual([
+      "SIGMA_EMBED_UI: hide_menu must be true or false",
+      'SIGMA_EMBED_UI: "theme" is not <option>=<value>',
+      expect.stringMatching(/^SIGMA_EMBED_UI: menu_position: /),
+      expect.stringMatching(/^SIGMA_EMBED_UI: colour: /),
+    ]);
+  });
+  it("sends the configured UI options on every embed URL", async () => {
+    const config = loadConfig({ DATA_DIR: tmp(), SIGMA_EMBED_UI: "theme=Dark,hide_bookmarks=true" });
+    const { url } = await createEmbedder(config).mint(
+      {
+        email: "olivia.bennett@example.com",
+        firstName: "Olivia",
+        lastName: "Bennett",
+        privilege: "View",
+        teams: ["Portfolio Clients"],
+        userAttributes: { client_id: "CL-1001" },
+      },
+      "Portfolio-Overview-AAAAAAAAAAAAAAAAAAAAAA",
+    );
+    const params = new URL(url).searchParams;
+    expect(params.get(":theme")).toBe("Dark");
+    expect(params.get(":hide_bookmarks")).toBe("true");
+    expect(params.get(":embed")).toBe("true");
   });
 });

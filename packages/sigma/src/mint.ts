@@ -95,52 +95,87 @@ function encodeParam(name: string, value: string): string {
   return `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
 }
 
+/** What stays the same for every URL a portal mints: where, with which key, for how long, how it looks. */
+const ZMinterOptionsSchema = ZMintEmbedUrlOptionsSchema.pick({
+  embedBaseUrl: true,
+  clientId: true,
+  secret: true,
+  lifetimeSeconds: true,
+  ui: true,
+  ver: true,
+  evalConnectionId: true,
+});
+export type TEmbedMinterOptions = z.input<typeof ZMinterOptionsSchema>;
+/** What changes per URL. The user's fields are validated as the token's claims. */
+const ZMintCallSchema = ZMintEmbedUrlOptionsSchema.pick({ workbookName: true, pageId: true, controls: true });
+export type TEmbedMintCall = z.input<typeof ZMintCallSchema> & {
+  user: TMintEmbedUrlOptions["user"];
+  /** Clock for tests. */
+  now?: () => Date;
+};
+
 /**
- * Mints a one-time Sigma embed URL: an HS256 JWT (header `kid` = embed client id) in `:jwt`,
- * `:embed=true`, the `:`-prefixed UI parameters, then control values.
+ * A minter for one Sigma org (or the built-in analytics server): the fixed options are validated once,
+ * each call validates the workbook and the claims it signs. Mints a one-time embed URL: an HS256 JWT
+ * (header `kid` = embed client id) in `:jwt`, `:embed=true`, the `:`-prefixed UI parameters, then
+ * control values.
  */
-export async function mintEmbedUrl(options: TMintEmbedUrlOptions): Promise<MintedEmbedUrl> {
-  const { now = () => new Date(), ...rest } = options;
-  const o = ZMintEmbedUrlOptionsSchema.parse(rest);
-  const iat = Math.floor(now().getTime() / 1000);
-  const exp = iat + (o.lifetimeSeconds ?? DEFAULT_EMBED_URL_LIFETIME_SECONDS);
-  const jti = randomUUID();
-
-  const claims: TEmbedClaims = ZEmbedClaimsSchema.parse({
-    sub: o.user.email,
-    jti,
-    iat,
-    exp,
-    account_type: o.user.accountType,
-    teams: o.user.teams,
-    ...(o.user.userAttributes ? { user_attributes: o.user.userAttributes } : {}),
-    ...(o.user.firstName !== undefined ? { first_name: o.user.firstName } : {}),
-    ...(o.user.lastName !== undefined ? { last_name: o.user.lastName } : {}),
-    ...(o.evalConnectionId ? { eval_connection_id: o.evalConnectionId } : {}),
-    ...(o.ver ? { ver: o.ver } : {}),
-    ...(o.ver === "1.1" ? { aud: SIGMA_JWT_AUDIENCE } : {}),
-  });
-
-  const token = signerFor(o.secret, o.clientId)({ ...claims });
-
+export function createEmbedMinter(options: TEmbedMinterOptions): (call: TEmbedMintCall) => MintedEmbedUrl {
+  const o = ZMinterOptionsSchema.parse(options);
+  const sign = signerFor(o.secret, o.clientId);
   const base = o.embedBaseUrl.replace(/\/+$/, "");
-  const path = `${base}/workbook/${encodeURIComponent(o.workbookName)}${
-    o.pageId ? `/page/${encodeURIComponent(o.pageId)}` : ""
-  }`;
-  const params = [`:jwt=${encodeURIComponent(token)}`, ":embed=true"];
+  const uiParams: string[] = [];
   for (const [key, value] of Object.entries(o.ui ?? {})) {
     if (value === undefined) continue;
-    params.push(`:${encodeParam(key, String(value))}`);
+    uiParams.push(`:${encodeParam(key, String(value))}`);
   }
-  for (const [key, value] of Object.entries(o.controls ?? {})) {
-    if (key.startsWith(":")) throw new Error(`control id must not start with ":" (${key})`);
-    params.push(encodeParam(key, value));
-  }
-  return {
-    url: `${path}?${params.join("&")}`,
-    jti,
-    issuedAt: new Date(iat * 1000),
-    expiresAt: new Date(exp * 1000),
-    claims,
+
+  return ({ now = () => new Date(), user, ...rest }) => {
+    const c = ZMintCallSchema.parse(rest);
+    const iat = Math.floor(now().getTime() / 1000);
+    const exp = iat + (o.lifetimeSeconds ?? DEFAULT_EMBED_URL_LIFETIME_SECONDS);
+    const jti = randomUUID();
+
+    const claims: TEmbedClaims = ZEmbedClaimsSchema.parse({
+      sub: user.email,
+      jti,
+      iat,
+      exp,
+      account_type: user.accountType,
+      teams: user.teams,
+      ...(user.userAttributes ? { user_attributes: user.userAttributes } : {}),
+      ...(user.firstName !== undefined ? { first_name: user.firstName } : {}),
+      ...(user.lastName !== undefined ? { last_name: user.lastName } : {}),
+      ...(o.evalConnectionId ? { eval_connection_id: o.evalConnectionId } : {}),
+      ...(o.ver ? { ver: o.ver } : {}),
+      ...(o.ver === "1.1" ? { aud: SIGMA_JWT_AUDIENCE } : {}),
+    });
+    // Sigma always needs the account type: without it, it assigns the highest.
+    if (!claims.account_type) throw new Error("account_type is required");
+
+    const token = sign({ ...claims });
+    const path = `${base}/workbook/${encodeURIComponent(c.workbookName)}${
+      c.pageId ? `/page/${encodeURIComponent(c.pageId)}` : ""
+    }`;
+    const params = [`:jwt=${encodeURIComponent(token)}`, ":embed=true", ...uiParams];
+    for (const [key, value] of Object.entries(c.controls ?? {})) {
+      if (key.startsWith(":")) throw new Error(`control id must not start with ":" (${key})`);
+      params.push(encodeParam(key, value));
+    }
+    return {
+      url: `${path}?${params.join("&")}`,
+      jti,
+      issuedAt: new Date(iat * 1000),
+      expiresAt: new Date(exp * 1000),
+      claims,
+    };
   };
+}
+
+/** Mints one URL (tests and scripts); the portal keeps a minter from `createEmbedMinter`. */
+export async function mintEmbedUrl(options: TMintEmbedUrlOptions): Promise<MintedEmbedUrl> {
+  const { embedBaseUrl, clientId, secret, lifetimeSeconds, ui, ver, evalConnectionId, ...call } = options;
+  return createEmbedMinter({ embedBaseUrl, clientId, secret, lifetimeSeconds, ui, ver, evalConnectionId })(
+    call,
+  );
 }

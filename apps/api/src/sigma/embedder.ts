@@ -1,4 +1,4 @@
-import { loadOrCreateLocalSigmaCredentials, mintEmbedUrl, type MintedEmbedUrl } from "@portal/sigma";
+import { createEmbedMinter, loadOrCreateLocalSigmaCredentials, type MintedEmbedUrl } from "@portal/sigma";
 import type { TPrivilege } from "@portal/contracts";
 import type { AppConfig } from "../config.ts";
 
@@ -21,24 +21,30 @@ export interface Embedder {
  * built-in analytics server; only the configuration differs.
  */
 export function createEmbedder(config: AppConfig): Embedder {
-  let credentials: Promise<{ clientId: string; secret: string }> | undefined;
-  const embedCredentials = () =>
-    (credentials ??= config.sigma.embed
-      ? Promise.resolve(config.sigma.embed)
-      : loadOrCreateLocalSigmaCredentials(config.dataDir).then((c) => ({
-          clientId: c.embedClientId,
-          secret: c.embedSecret,
-        })));
-
-  return {
-    async mint(user, workbookName) {
-      const { clientId, secret } = await embedCredentials();
-      return mintEmbedUrl({
+  let minter: Promise<ReturnType<typeof createEmbedMinter>> | undefined;
+  const ready = () =>
+    (minter ??= (
+      config.sigma.embed
+        ? Promise.resolve(config.sigma.embed)
+        : loadOrCreateLocalSigmaCredentials(config.dataDir).then((c) => ({
+            clientId: c.embedClientId,
+            secret: c.embedSecret,
+          }))
+    ).then(({ clientId, secret }) =>
+      createEmbedMinter({
         embedBaseUrl: config.sigma.embedBaseUrl,
-        workbookName,
         clientId,
         secret,
         lifetimeSeconds: config.sigma.embedUrlLifetimeSeconds,
+        ui: config.sigma.ui,
+      }),
+    ));
+
+  return {
+    async mint(user, workbookName) {
+      const mint = await ready();
+      return mint({
+        workbookName,
         user: {
           email: user.email,
           firstName: user.firstName,
