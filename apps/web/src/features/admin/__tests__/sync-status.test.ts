@@ -136,11 +136,21 @@ describe("SyncStatus in a list row (compact)", () => {
       ["synced", "Synced"],
       ["pending", "Pending"],
     ] as const) {
-      const { html, text } = render(status);
+      const { html, text } = render(status, { error: null });
       expect(text).toBe(word);
       expect(html).not.toContain("<button");
-      expect(html).not.toContain(REASON);
     }
+    expect(render("synced").text).toBe("Synced");
+  });
+
+  it("while pending after a temporary error, says it tries again by itself and shows the last answer", () => {
+    const unreachable = "The BI service could not be reached (connect ECONNREFUSED 127.0.0.1:3100).";
+    const { html, text } = render("pending", { error: unreachable });
+    expect(text).toBe(`Pending Trying again automatically. Last answer: ${unreachable}`);
+    expect(html).not.toContain("<button");
+    expect(render("pending", { error: unreachable, variant: "detail" }).text).toBe(
+      `Pending The latest changes are on their way to Sigma. Trying again automatically. Last answer: ${unreachable}`,
+    );
   });
 
   it("shows a failure with its reason (describing the Retry button) and a Retry for screen readers by name", () => {

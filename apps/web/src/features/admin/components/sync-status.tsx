@@ -3,7 +3,7 @@ import { useId } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 
-import { SYNC_LABELS, syncView } from "../utils/sync";
+import { RETRYING_BY_ITSELF, SYNC_LABELS, syncView } from "../utils/sync";
 import type { TSyncRetry, TSyncStatus } from "../utils/sync";
 import { RetryIcon } from "./admin-icons";
 
@@ -62,7 +62,14 @@ export function SyncStatus({ status, error, onRetry, retry, variant = "detail", 
   const reasonId = useId();
   const compact = variant === "compact";
   const view = syncView(status, retry.retried, compact);
-  const reason = view.canRetry && error ? error : undefined;
+  // A failure's reason; while pending, the last temporary error (the outbox retries those by itself).
+  const reason = !error
+    ? undefined
+    : view.canRetry
+      ? error
+      : view.shown === "pending" && view.message === undefined
+        ? `${RETRYING_BY_ITSELF} ${error}`
+        : undefined;
   const retryButton = view.canRetry ? (
     <Button
       variant="secondary"

@@ -16,6 +16,9 @@ export const SYNC_LABELS: Record<TSyncStatus, string> = {
 
 export const SYNC_RETRY_FAILED = "The sync could not be retried.";
 
+/** Put before the last temporary error of a pending sync (Sigma busy or unreachable). */
+export const RETRYING_BY_ITSELF = "Trying again automatically. Last answer:";
+
 /** The state of a Retry of the failed changes (a resync mutation). */
 export type TSyncRetry = {
   retrying: boolean;
