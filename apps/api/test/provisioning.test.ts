@@ -6,7 +6,11 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { provisioningRequests, users } from "../src/db/schema.ts";
-import { createSigmaRestClient, deliverDueRequests } from "../src/sigma/provisioning.ts";
+import {
+  createSigmaRestClient,
+  deliverDueRequests,
+  startProvisioningWorker,
+} from "../src/sigma/provisioning.ts";
 import { createTestApp, headersFor } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
 import { freePort } from "./support/net.ts";
@@ -375,6 +379,97 @@ describe("provisioning outbox", () => {
       expect(edited.statusCode).toBe(200);
       await deliverAll(client);
       expect(await membersOf("Keep Team")).toEqual([tess.memberId]);
+    },
+  );
+  it(
+    "after an outage, waiting changes go as soon as the BI service answers, not after their backoff",
+    { timeout: 60_000 },
+    async () => {
+      analytics ??= await startAnalytics();
+      const port = await freePort();
+      const creds = await loadOrCreateLocalSigmaCredentials(t.config.dataDir);
+      const client = new SigmaRestClient({
+        apiBaseUrl: `http://127.0.0.1:${port}`,
+        clientId: creds.apiClientId,
+        clientSecret: creds.apiClientSecret,
+        retryDelaysMs: [],
+      });
+      const people = ["olga.outage@example.com", "oscar.outage@example.com"];
+      for (const email of people) {
+        const [user] = await database.db
+          .insert(users)
+          .values({ id: email, name: "Outage Person", email, role: "client" })
+          .returning();
+        await database.db.insert(provisioningRequests).values({
+          userId: user!.id,
+          kind: "member.upsert",
+          payload: { email, firstName: "Outage", lastName: "Person", privilege: "View" },
+        });
+      }
+      const mine = () =>
+        database.db
+          .select()
+          .from(provisioningRequests)
+          .where(sql`${provisioningRequests.userId} in (${people[0]}, ${people[1]})`);
+      const until = async (check: () => Promise<boolean>, ms: number) => {
+        const deadline = Date.now() + ms;
+        while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        return check();
+      };
+      // A one-hour backoff: without the probe nothing would be tried again during this test.
+      const worker = startProvisioningWorker({
+        db: database.db,
+        client,
+        config: t.config,
+        baseDelayMs: 3_600_000,
+        intervalMs: 50,
+        probeMs: 300,
+      });
+      let proxy: Server | undefined;
+      try {
+        expect(
+          await until(
+            async () => (await mine()).every((r) => r.attempts >= 1 && r.status === "pending"),
+            10_000,
+          ),
+        ).toBe(true);
+        const waiting = await mine();
+        expect(waiting.every((r) => r.lastError?.startsWith("The BI service could not be reached"))).toBe(
+          true,
+        );
+        expect(waiting.every((r) => r.nextAttemptAt.getTime() > Date.now() + 30 * 60_000)).toBe(true);
+
+        // The service comes back on the same address.
+        proxy = createServer((req, res) => {
+          const chunks: Buffer[] = [];
+          req.on("data", (c: Buffer) => chunks.push(c));
+          req.on("end", () => {
+            fetch(`${analytics!.url}${req.url}`, {
+              method: req.method,
+              headers: Object.fromEntries(
+                Object.entries(req.headers).filter(
+                  ([k]) => !["host", "content-length", "connection"].includes(k),
+                ),
+              ) as Record<string, string>,
+              ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+            }).then(
+              async (upstream) => {
+                res.writeHead(upstream.status, {
+                  "content-type": upstream.headers.get("content-type") ?? "application/json",
+                });
+                res.end(Buffer.from(await upstream.arrayBuffer()));
+              },
+              () => res.writeHead(502).end(),
+            );
+          });
+        });
+        await new Promise<void>((resolve) => proxy!.listen(port, "127.0.0.1", resolve));
+        expect(await until(async () => (await mine()).every((r) => r.status === "done"), 10_000)).toBe(true);
+        for (const email of people) expect(await client.findMemberByEmail(email)).toBeDefined();
+      } finally {
+        await worker.stop();
+        if (proxy) await new Promise((resolve) => proxy!.close(resolve));
+      }
     },
   );
 });

@@ -32,6 +32,8 @@ interface MemberUpsert {
 
 type Request = typeof provisioningRequests.$inferSelect;
 
+const UNREACHABLE = "The BI service could not be reached";
+
 /** Retry after 429, 5xx and network failures; any other answer is permanent and shown to the admin. */
 function isTransient(error: unknown): boolean {
   if (error instanceof SigmaApiError) return error.status === 429 || error.status >= 500;
@@ -40,8 +42,7 @@ function isTransient(error: unknown): boolean {
 
 function describe(error: unknown): string {
   if (error instanceof SigmaApiError) return error.message;
-  if (error instanceof TypeError)
-    return `The BI service could not be reached (${String(error.cause ?? error.message)}).`;
+  if (error instanceof TypeError) return `${UNREACHABLE} (${String(error.cause ?? error.message)}).`;
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -191,13 +192,46 @@ async function deliver({ client, config }: ProvisioningOptions, request: Request
   }
 }
 
-/** Runs delivery every `intervalMs` until stopped; failures of one round never stop the loop. */
-export function startProvisioningWorker(options: ProvisioningOptions & { intervalMs?: number }) {
+/**
+ * Requests waiting (in backoff) only because the BI service could not be reached are made due now:
+ * all of them once the service answered again, or just the oldest as a probe. So after an outage, or
+ * while the built-in analytics server is still starting, nobody waits out a long backoff.
+ */
+export async function expediteAfterOutage(db: Database, which: "all" | "oldest"): Promise<number> {
+  const waiting = sql`status = 'pending' and next_attempt_at > now() and last_error like ${`${UNREACHABLE}%`}`;
+  const target =
+    which === "all"
+      ? waiting
+      : sql`id = (select id from provisioning_requests where ${waiting} order by created_at, id limit 1)`;
+  const made = await db.execute(
+    sql`update provisioning_requests set next_attempt_at = now() where ${target} returning id`,
+  );
+  return rows(made).length;
+}
+
+/**
+ * Runs delivery every `intervalMs` until stopped; failures of one round never stop the loop. While
+ * requests wait on an unreachable service, the oldest is tried every `probeMs`; when one goes through,
+ * the rest follow at once.
+ */
+export function startProvisioningWorker(
+  options: ProvisioningOptions & { intervalMs?: number; probeMs?: number },
+) {
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
+  let lastProbe = Date.now();
+  const round = async () => {
+    const delivered = await deliverDueRequests(options);
+    if (delivered > 0) {
+      await expediteAfterOutage(options.db, "all");
+    } else if (Date.now() - lastProbe >= (options.probeMs ?? 5_000)) {
+      lastProbe = Date.now();
+      await expediteAfterOutage(options.db, "oldest");
+    }
+  };
   const tick = () => {
     if (stopped) return;
-    running = deliverDueRequests(options)
+    running = round()
       .catch((error: unknown) => options.log?.error({ err: error }, "provisioning round failed"))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 2_000);
