@@ -2,11 +2,35 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
+import type { Plugin } from "vite";
 
 const api = "http://127.0.0.1:3000";
+const page = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+
+/**
+ * `SIGN_IN_PATHS` of @portal/contracts, which Node cannot load into this config (TypeScript source); a test
+ * keeps the two lists equal.
+ */
+export const DEV_SIGN_IN_PATHS = ["/login", "/admin-login", "/reset-password"];
+
+/** The dev server answers the sign-in paths with the sign-in page, as the portal's server does (decision 004). */
+function signInPage(): Plugin {
+  return {
+    name: "portal-sign-in-page",
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const [pathname = "", query] = (req.url ?? "").split("?", 2);
+        const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
+        if (DEV_SIGN_IN_PATHS.includes(path))
+          req.url = `/login.html${query === undefined ? "" : `?${query}`}`;
+        next();
+      });
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), signInPage()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   server: {
     host: "127.0.0.1",
@@ -19,5 +43,7 @@ export default defineConfig({
     emptyOutDir: true,
     // The server's CSP allows images from 'self' and data: only; small SVGs may be inlined as data: URIs.
     assetsInlineLimit: 4096,
+    // Two pages: the SPA, and the sign-in screens on their own without the SPA's router and query cache.
+    rolldownOptions: { input: { index: page("index.html"), login: page("login.html") } },
   },
 });

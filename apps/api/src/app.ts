@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
+import { signInPathOf } from "@portal/contracts";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
@@ -200,13 +201,16 @@ export async function buildApp({
   if (hasWeb) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
   }
+  const hasSignInPage = hasWeb && existsSync(path.join(webDist, "login.html"));
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith("/api/") || request.url === "/api";
     // A missing build asset is a 404, never index.html (which the browser would reject as a script).
     const isAsset = request.url.startsWith("/assets/");
     if (!isApi && !isAsset && hasWeb && (request.method === "GET" || request.method === "HEAD")) {
-      // Client-side routes (including the SPA's own 404 page) are served by index.html.
-      return reply.header("cache-control", "no-cache").sendFile("index.html");
+      // The sign-in screens are their own small page (decision 004); every other client-side route
+      // (including the SPA's own 404 page) is served by index.html.
+      const signIn = hasSignInPage && signInPathOf(request.url.split("?", 1)[0] ?? "") !== null;
+      return reply.header("cache-control", "no-cache").sendFile(signIn ? "login.html" : "index.html");
     }
     return reply.status(404).send({ error: "Not found.", requestId: request.id });
   });

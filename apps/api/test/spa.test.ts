@@ -15,7 +15,14 @@ beforeAll(async () => {
   const { config } = await createTestApp(database);
   const dist = mkdtempSync(path.join(os.tmpdir(), "portal-web-"));
   mkdirSync(path.join(dist, "assets"));
-  writeFileSync(path.join(dist, "index.html"), '<!doctype html><div id="root"></div>');
+  writeFileSync(
+    path.join(dist, "index.html"),
+    '<!doctype html><div id="root"></div><script src="/spa"></script>',
+  );
+  writeFileSync(
+    path.join(dist, "login.html"),
+    '<!doctype html><div id="root"></div><script src="/sign-in"></script>',
+  );
   writeFileSync(path.join(dist, "assets", "main-abc.js"), "console.log(1)");
   ({ app } = await buildApp({ config, database, webDist: dist, logger: false }));
 });
@@ -25,10 +32,21 @@ afterAll(async () => {
 });
 
 it("serves the SPA for client-side routes, real assets as files, and 404 for missing assets and API paths", async () => {
-  for (const route of ["/", "/login", "/admin/client-list", "/workbooks/Tax-Center-x", "/no/such/page"]) {
+  for (const route of [
+    "/",
+    "/admin",
+    "/admin/client-list",
+    "/workbooks/Tax-Center-x",
+    "/profile",
+    "/terms",
+    "/no/such/page",
+    "/login/extra",
+    "/login-page",
+    "/admin/login",
+  ]) {
     const res = await app.inject({ method: "GET", url: route });
     expect(res.statusCode, route).toBe(200);
-    expect(res.body, route).toContain('<div id="root">');
+    expect(res.body, route).toContain('<script src="/spa">');
   }
   const asset = await app.inject({ method: "GET", url: "/assets/main-abc.js" });
   expect(asset.statusCode).toBe(200);
@@ -38,4 +56,24 @@ it("serves the SPA for client-side routes, real assets as files, and 404 for mis
   expect(missing.json()).toMatchObject({ error: "Not found." });
   const api = await app.inject({ method: "GET", url: "/api/admin/nothing" });
   expect(api.statusCode).toBe(401);
+});
+
+it("serves the sign-in page for the sign-in screens (decision 004), with or without a query or trailing slash", async () => {
+  for (const route of [
+    "/login",
+    "/login/",
+    "/login?error=access_denied",
+    "/admin-login",
+    "/reset-password?token=abc",
+    "/reset-password?error=INVALID_TOKEN",
+  ]) {
+    for (const method of ["GET", "HEAD"] as const) {
+      const res = await app.inject({ method, url: route });
+      expect(res.statusCode, `${method} ${route}`).toBe(200);
+      expect(res.headers["content-type"], route).toMatch(/text\/html/);
+      if (method === "GET") expect(res.body, route).toContain('<script src="/sign-in">');
+    }
+  }
+  const post = await app.inject({ method: "POST", url: "/login" });
+  expect(post.statusCode).toBe(404);
 });

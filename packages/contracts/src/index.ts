@@ -3,3 +3,4 @@ export * from "./provision.ts";
 export * from "./config.ts";
 export * from "./errors.ts";
 export * from "./admin.ts";
+export * from "./routes.ts";

@@ -2,11 +2,11 @@ import { createBrowserRouter } from "react-router";
 
 import type { TCrumbHandle } from "@/components/layouts/breadcrumbs";
 import { CheckingAuthentication } from "@/components/ui/spinner";
-import { LoginScreen } from "@/features/auth/components/login-screen";
 
-import { guard, prefetchConfig } from "./guards";
+import { guard } from "./guards";
 import { NotFound } from "./routes/not-found";
 import { RouteError } from "./routes/route-error";
+import { SignInHandOff } from "./routes/sign-in-hand-off";
 
 const crumb = (label: TCrumbHandle["crumb"]): TCrumbHandle => ({ crumb: label });
 
@@ -18,9 +18,10 @@ const workbookRoute = () =>
   }));
 
 /**
- * The route table of spec section 2. /login is part of the entry chunk (it is the first screen most
- * visitors see); everything else loads on demand. Guards run as loaders, so a visitor who does not belong
- * is redirected before the screen renders; 'Checking authentication...' shows while the first one runs.
+ * The route table of spec section 2. The sign-in screens (/login, /admin-login, /reset-password) are their own
+ * page, `login.html` (decision 004): here they only hand over to it with a full page load. Everything else
+ * loads on demand. Guards run as loaders, so a visitor who does not belong is redirected before the screen
+ * renders; 'Checking authentication...' shows while the first one runs.
  */
 export const router = createBrowserRouter([
   {
@@ -28,22 +29,9 @@ export const router = createBrowserRouter([
     HydrateFallback: CheckingAuthentication,
     ErrorBoundary: RouteError,
     children: [
-      { path: "login", loader: guard("login", prefetchConfig), Component: LoginScreen },
-      {
-        path: "admin-login",
-        loader: guard("admin-login"),
-        lazy: () =>
-          import("@/features/auth/components/admin-login-screen").then((m) => ({
-            Component: m.AdminLoginScreen,
-          })),
-      },
-      {
-        path: "reset-password",
-        lazy: () =>
-          import("@/features/auth/components/reset-password-screen").then((m) => ({
-            Component: m.ResetPasswordScreen,
-          })),
-      },
+      { path: "login", Component: SignInHandOff },
+      { path: "admin-login", Component: SignInHandOff },
+      { path: "reset-password", Component: SignInHandOff },
       {
         path: "terms",
         lazy: () =>

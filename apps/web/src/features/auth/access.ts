@@ -6,7 +6,8 @@ export type TArea = "user" | "admin" | "login" | "admin-login";
 
 /**
  * Where a visitor must go instead of the area, or null when they may stay. Used by the route loaders
- * (before a page renders) and by the shells (when the session changes while a page is open).
+ * (before a page renders), by the shells (when the session changes while a page is open) and by the sign-in
+ * page (decision 004).
  */
 export function accessRedirect(area: TArea, session: TSession | null | undefined): string | null {
   const admin = isAdmin(session?.user);

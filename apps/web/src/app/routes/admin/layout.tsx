@@ -6,7 +6,7 @@ import { FormMessage } from "@/components/ui/form-message";
 import { LogOutIcon } from "@/components/ui/icons";
 import { CheckingAuthentication } from "@/components/ui/spinner";
 import { AdminNav } from "@/features/admin/components/admin-nav";
-import { useSignOut } from "@/features/auth/api/sign-out";
+import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { RequireAccess } from "@/features/auth/components/require-access";
 import { useSession } from "@/lib/session";
 

@@ -4,7 +4,7 @@ import { AccountMenu, AccountMenuItem } from "@/components/layouts/account-menu"
 import { ShellLayout } from "@/components/layouts/shell-layout";
 import { FormMessage } from "@/components/ui/form-message";
 import { LogOutIcon, UserIcon } from "@/components/ui/icons";
-import { useSignOut } from "@/features/auth/api/sign-out";
+import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { RequireAccess } from "@/features/auth/components/require-access";
 import { WorkbookNav } from "@/features/workbooks/components/workbook-nav";
 import { useSession } from "@/lib/session";

@@ -2,7 +2,7 @@ import { useNavigate } from "react-router";
 
 import { Button } from "@/components/ui/button";
 import { LogOutIcon } from "@/components/ui/icons";
-import { useSignOut } from "@/features/auth/api/sign-out";
+import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { ProfileCard } from "@/features/profile/components/profile-card";
 import { useSession } from "@/lib/session";
 

@@ -1,5 +1,3 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
-
 import { ZPublicConfigSchema } from "@portal/contracts";
 import type { TPublicConfig } from "@portal/contracts";
 
@@ -12,15 +10,4 @@ export function getConfig(signal?: AbortSignal): Promise<TPublicConfig> {
     fallbackError: "The sign-in settings could not be loaded.",
     signal,
   });
-}
-
-export const configQueryOptions = () =>
-  queryOptions({
-    queryKey: ["config"],
-    queryFn: ({ signal }) => getConfig(signal),
-    staleTime: 5 * 60_000,
-  });
-
-export function useConfig() {
-  return useQuery(configQueryOptions());
 }

@@ -1,5 +1,3 @@
-import { useMutation } from "@tanstack/react-query";
-
 import { authClient } from "@/lib/auth-client";
 import { toRequestError } from "@/lib/errors";
 
@@ -10,8 +8,4 @@ import { toRequestError } from "@/lib/errors";
 export async function requestPasswordReset(email: string): Promise<void> {
   const { error } = await authClient.requestPasswordReset({ email, redirectTo: "/reset-password" });
   if (error) throw toRequestError(error, "The reset email could not be sent. Please try again.");
-}
-
-export function useRequestPasswordReset() {
-  return useMutation({ mutationFn: requestPasswordReset });
 }

@@ -1,5 +1,3 @@
-import { useMutation } from "@tanstack/react-query";
-
 import { authClient } from "@/lib/auth-client";
 import { toRequestError } from "@/lib/errors";
 
@@ -10,8 +8,4 @@ export const INVALID_RESET_LINK_MESSAGE =
 export async function resetPassword(input: { token: string; newPassword: string }): Promise<void> {
   const { error } = await authClient.resetPassword(input);
   if (error) throw toRequestError(error, INVALID_RESET_LINK_MESSAGE);
-}
-
-export function useResetPassword() {
-  return useMutation({ mutationFn: resetPassword });
 }

@@ -1,10 +1,9 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-
 import type { TSignIn } from "@portal/contracts";
 
 import { authClient } from "@/lib/auth-client";
 import { toRequestError } from "@/lib/errors";
-import { refreshSession } from "@/lib/session";
+import { getSession } from "@/lib/get-session";
+import type { TSession } from "@/lib/get-session";
 
 /** Email + password sign-in; Better Auth sets the session cookie. */
 export async function signInWithEmail({ email, password }: TSignIn): Promise<void> {
@@ -12,13 +11,8 @@ export async function signInWithEmail({ email, password }: TSignIn): Promise<voi
   if (error) throw toRequestError(error, "Sign-in failed. Please check your email and password.");
 }
 
-/** Signs in, then reloads the session so route guards see the new user; resolves with that session. */
-export function useSignIn() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: TSignIn) => {
-      await signInWithEmail(input);
-      return refreshSession(queryClient);
-    },
-  });
+/** Signs in, then reads the new session (its role decides where the person goes); resolves with it. */
+export async function signIn(input: TSignIn): Promise<TSession | null> {
+  await signInWithEmail(input);
+  return getSession();
 }

@@ -1,10 +1,9 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-
 import type { TSignUp } from "@portal/contracts";
 
 import { authClient } from "@/lib/auth-client";
 import { AppRequestError, toRequestError } from "@/lib/errors";
-import { refreshSession } from "@/lib/session";
+import { getSession } from "@/lib/get-session";
+import type { TSession } from "@/lib/get-session";
 
 import { getToken } from "./get-token";
 import { provisionAnalyticsUser } from "./provision";
@@ -17,23 +16,18 @@ export async function signUpWithEmail({ name, email, password }: Omit<TSignUp, "
 
 /**
  * Create Account (spec section 4): create the account, get a JWT for it, ask the API to provision the
- * analytics user, then reload the session. Resolves with the new session.
+ * analytics user, then read the new session. Resolves with that session.
  */
-export function useCreateAccount() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ name, email, password, role }: TSignUp) => {
-      await signUpWithEmail({ name, email, password });
-      try {
-        const token = await getToken();
-        await provisionAnalyticsUser({ name, email, role }, token);
-      } catch (error) {
-        const reason = error instanceof AppRequestError ? ` ${error.message}` : "";
-        throw new AppRequestError(
-          `Your account was created, but your report access could not be set up.${reason} Please contact your advisor.`,
-        );
-      }
-      return refreshSession(queryClient);
-    },
-  });
+export async function createAccount({ name, email, password, role }: TSignUp): Promise<TSession | null> {
+  await signUpWithEmail({ name, email, password });
+  try {
+    const token = await getToken();
+    await provisionAnalyticsUser({ name, email, role }, token);
+  } catch (error) {
+    const reason = error instanceof AppRequestError ? ` ${error.message}` : "";
+    throw new AppRequestError(
+      `Your account was created, but your report access could not be set up.${reason} Please contact your advisor.`,
+    );
+  }
+  return getSession();
 }

@@ -1,5 +1,3 @@
-import { useMutation } from "@tanstack/react-query";
-
 import type { TSocialProviderId } from "@portal/contracts";
 
 import { authClient } from "@/lib/auth-client";
@@ -14,8 +12,4 @@ export async function signInWithProvider(provider: TSocialProviderId): Promise<v
       ? await authClient.signIn.oauth2({ providerId: "oidc", ...redirects })
       : await authClient.signIn.social({ provider, ...redirects });
   if (error) throw toRequestError(error, "Sign-in with this provider is not available right now.");
-}
-
-export function useSocialSignIn() {
-  return useMutation({ mutationFn: signInWithProvider });
 }

@@ -1,12 +1,10 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
 
 import { ShieldIcon } from "@/components/ui/icons";
 import { PageTitle } from "@/components/ui/page-title";
+import type { TSession } from "@/lib/get-session";
+import { replacePage } from "@/lib/replace-page";
 import { isAdmin } from "@/lib/roles";
-import { clearSession } from "@/lib/session";
-import type { TSession } from "@/lib/session";
 
 import { signOut } from "../api/sign-out";
 import { AuthLayout } from "./auth-layout";
@@ -17,22 +15,17 @@ export const NOT_AN_ADMIN = "You are not authorized as an admin.";
 
 /** /admin-login: sign-in for admins; anyone else is signed straight out again and told why. */
 export function AdminLoginScreen() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [message, setMessage] = useState<TFormMessage>(null);
 
   const onSignedIn = async (session: TSession | null) => {
-    if (isAdmin(session?.user)) {
-      await navigate("/admin", { replace: true });
-      return;
-    }
+    // A full page load: the SPA takes over from here (decision 004).
+    if (isAdmin(session?.user)) return replacePage("/admin");
     try {
       await signOut();
     } catch (error) {
-      // The error below is shown either way; the session cache is cleared so no guard lets the user in.
+      // The error below is shown either way; the server decides every access on its own.
       console.error("Signing out a non-admin after admin sign-in failed", error);
     }
-    clearSession(queryClient);
     setMessage({ tone: "error", text: NOT_AN_ADMIN });
   };
 
@@ -55,9 +48,9 @@ export function AdminLoginScreen() {
         />
         <p className="text-center text-sm text-slate-600">
           Not an admin?{" "}
-          <Link to="/login" className="font-medium text-emerald-700 underline-offset-4 hover:underline">
+          <a href="/login" className="font-medium text-emerald-700 underline-offset-4 hover:underline">
             Go to client sign-in
-          </Link>
+          </a>
         </p>
       </div>
     </AuthLayout>

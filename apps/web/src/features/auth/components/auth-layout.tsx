@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 
 import illustration from "@/assets/economy-illustration.svg";
 import { Logo } from "@/components/brand/logo";
@@ -13,7 +12,8 @@ type TAuthLayoutProps = {
 
 /**
  * The frame of the sign-in screens: the branded background with logo, illustration and "Powered by" on the
- * left (or behind the card on phones), and the form card on the right.
+ * left (or behind the card on phones), and the form card on the right. Part of the sign-in page, which has no
+ * router: its links are plain page loads (decision 004).
  */
 export function AuthLayout({
   children,
@@ -22,9 +22,9 @@ export function AuthLayout({
   return (
     <div className="bg-login min-h-dvh lg:grid lg:grid-cols-[minmax(0,1.1fr)_minmax(28rem,1fr)]">
       <aside className="flex flex-col px-6 pt-6 pb-4 sm:px-10 lg:min-h-dvh lg:px-14 lg:py-12">
-        <Link to="/login" className="self-start rounded-lg" aria-label="Meridian Tax & Wealth: sign-in">
+        <a href="/login" className="self-start rounded-lg" aria-label="Meridian Tax & Wealth: sign-in">
           <Logo tone="light" />
-        </Link>
+        </a>
         <div className="hidden flex-1 flex-col items-center justify-center gap-8 py-10 lg:flex">
           <img src={illustration} alt="" className="w-full max-w-lg" />
           <div className="max-w-md text-center">
@@ -47,18 +47,18 @@ export function AuthLayout({
         </div>
         <footer className="mt-6 flex w-full max-w-md flex-col items-center gap-4 text-xs lg:mt-8">
           <nav aria-label="Legal" className="flex gap-5">
-            <Link
-              to="/terms"
+            <a
+              href="/terms"
               className="font-medium text-navy-100 underline-offset-4 hover:underline lg:text-navy-700"
             >
               Terms of Service
-            </Link>
-            <Link
-              to="/privacy"
+            </a>
+            <a
+              href="/privacy"
               className="font-medium text-navy-100 underline-offset-4 hover:underline lg:text-navy-700"
             >
               Privacy Policy
-            </Link>
+            </a>
           </nav>
           <div className="lg:hidden">
             <PoweredBy />

@@ -8,9 +8,10 @@ import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { getErrorMessage } from "@/lib/errors";
-import type { TSession } from "@/lib/session";
+import type { TSession } from "@/lib/get-session";
+import { useAsyncAction } from "@/lib/use-async-action";
 
-import { useCreateAccount } from "../api/sign-up";
+import { createAccount as createAccountWithSession } from "../api/sign-up";
 import type { TFormMessage } from "./sign-in-form";
 
 const ROLE_OPTIONS = [
@@ -20,7 +21,7 @@ const ROLE_OPTIONS = [
 
 type TCreateAccountFormProps = {
   config: TPublicConfig;
-  onCreated: (session: TSession | null) => void;
+  onCreated: (session: TSession | null) => void | Promise<void>;
   message: TFormMessage;
   onMessageChange: (message: TFormMessage) => void;
 };
@@ -38,7 +39,7 @@ export function CreateAccountForm({
   message,
   onMessageChange: setMessage,
 }: TCreateAccountFormProps) {
-  const createAccount = useCreateAccount();
+  const createAccount = useAsyncAction(createAccountWithSession);
   const {
     register,
     handleSubmit,
@@ -50,7 +51,7 @@ export function CreateAccountForm({
 
   const onSubmit = handleSubmit((values) => {
     setMessage(null);
-    createAccount.mutate(values, {
+    createAccount.run(values, {
       onSuccess: onCreated,
       onError: (error) =>
         setMessage({

@@ -1,13 +1,14 @@
 import { useId, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+
+import type { TPublicConfig } from "@portal/contracts";
 
 import { cn } from "@/components/ui/cn";
 import { FormMessage } from "@/components/ui/form-message";
 import { PageTitle } from "@/components/ui/page-title";
+import type { TSession } from "@/lib/get-session";
+import { replacePage } from "@/lib/replace-page";
 import { isAdmin } from "@/lib/roles";
-import type { TSession } from "@/lib/session";
 
-import { useConfig } from "../api/get-config";
 import { AuthLayout } from "./auth-layout";
 import { CreateAccountForm } from "./create-account-form";
 import { SignInForm } from "./sign-in-form";
@@ -45,21 +46,26 @@ function providerErrorMessage(code: string | null): TFormMessage {
   };
 }
 
+type TLoginScreenProps = {
+  /** GET /api/config, loaded with the session before the screen shows; null when it could not be loaded. */
+  config: TPublicConfig | null;
+  /** The page's query string: `?error=` after a failed provider sign-in. */
+  search: string;
+};
+
 /** /login: the combined client sign-in and Create Account screen. */
-export function LoginScreen() {
-  const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
-  const { data: config } = useConfig();
+export function LoginScreen({ config, search }: TLoginScreenProps) {
   const [mode, setMode] = useState<TMode>("sign-in");
-  const [message, setMessage] = useState<TFormMessage>(() => providerErrorMessage(searchParams.get("error")));
+  const [message, setMessage] = useState<TFormMessage>(() =>
+    providerErrorMessage(new URLSearchParams(search).get("error")),
+  );
   const tabsId = useId();
 
   const signUpEnabled = config?.signUpEnabled === true;
   const activeMode: TMode = signUpEnabled ? mode : "sign-in";
 
-  const goHome = (session: TSession | null) => {
-    void navigate(isAdmin(session?.user) ? "/admin" : "/", { replace: true });
-  };
+  /** A full page load: the SPA takes over from here (decision 004). */
+  const goHome = (session: TSession | null) => replacePage(isAdmin(session?.user) ? "/admin" : "/");
 
   const switchMode = (next: TMode) => {
     setMode(next);

@@ -1,7 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { Link, useSearchParams } from "react-router";
 import * as z from "zod/mini";
 
 import { PASSWORD_MIN_LENGTH, ZResetPasswordSchema, ZSignInSchema } from "@portal/contracts";
@@ -12,9 +11,10 @@ import { TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { PageTitle } from "@/components/ui/page-title";
 import { AppRequestError, getErrorMessage } from "@/lib/errors";
+import { useAsyncAction } from "@/lib/use-async-action";
 
-import { useRequestPasswordReset } from "../api/request-password-reset";
-import { INVALID_RESET_LINK_MESSAGE, useResetPassword } from "../api/reset-password";
+import { requestPasswordReset } from "../api/request-password-reset";
+import { INVALID_RESET_LINK_MESSAGE, resetPassword as setNewPassword } from "../api/reset-password";
 import { AuthLayout } from "./auth-layout";
 import { RESET_EMAIL_SENT } from "./sign-in-form";
 
@@ -22,7 +22,7 @@ const ZRequestLinkSchema = z.object({ email: ZSignInSchema.shape.email });
 
 /** Shown for a bad, expired or used link: says so and lets the person ask for a new email at once. */
 function InvalidLink() {
-  const requestReset = useRequestPasswordReset();
+  const requestReset = useAsyncAction(requestPasswordReset);
   const {
     register,
     handleSubmit,
@@ -31,7 +31,7 @@ function InvalidLink() {
     resolver: zodResolver(ZRequestLinkSchema),
     defaultValues: { email: "" },
   });
-  const onSubmit = handleSubmit(({ email }) => requestReset.mutate(email));
+  const onSubmit = handleSubmit(({ email }) => requestReset.run(email));
 
   return (
     <div className="space-y-5">
@@ -62,7 +62,7 @@ function InvalidLink() {
 }
 
 function NewPasswordForm({ token, onInvalidToken }: { token: string; onInvalidToken: () => void }) {
-  const resetPassword = useResetPassword();
+  const resetPassword = useAsyncAction(setNewPassword);
   const {
     register,
     handleSubmit,
@@ -73,7 +73,7 @@ function NewPasswordForm({ token, onInvalidToken }: { token: string; onInvalidTo
   });
 
   const onSubmit = handleSubmit(({ password }) =>
-    resetPassword.mutate(
+    resetPassword.run(
       { token, newPassword: password },
       {
         onError: (error) => {
@@ -89,9 +89,9 @@ function NewPasswordForm({ token, onInvalidToken }: { token: string; onInvalidTo
         <FormMessage tone="success">
           Your password has been changed. You can now sign in with your new password.
         </FormMessage>
-        <Link to="/login" className={buttonClasses("primary") + " w-full"}>
+        <a href="/login" className={buttonClasses("primary") + " w-full"}>
           Go to sign-in
-        </Link>
+        </a>
       </div>
     );
   }
@@ -125,9 +125,9 @@ function NewPasswordForm({ token, onInvalidToken }: { token: string; onInvalidTo
   );
 }
 
-/** /reset-password?token=… (from the emailed link) or ?error=INVALID_TOKEN. */
-export function ResetPasswordScreen() {
-  const [searchParams] = useSearchParams();
+/** /reset-password?token=… (from the emailed link) or ?error=INVALID_TOKEN; `search` is the query string. */
+export function ResetPasswordScreen({ search }: { search: string }) {
+  const [searchParams] = useState(() => new URLSearchParams(search));
   const token = searchParams.get("token");
   const [invalid, setInvalid] = useState(() => Boolean(searchParams.get("error")) || !token);
 
@@ -147,9 +147,9 @@ export function ResetPasswordScreen() {
           <NewPasswordForm token={token} onInvalidToken={() => setInvalid(true)} />
         )}
         <p className="text-center text-sm">
-          <Link to="/login" className="font-medium text-emerald-700 underline-offset-4 hover:underline">
+          <a href="/login" className="font-medium text-emerald-700 underline-offset-4 hover:underline">
             Back to sign-in
-          </Link>
+          </a>
         </p>
       </div>
     </AuthLayout>

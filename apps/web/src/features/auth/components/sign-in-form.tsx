@@ -9,10 +9,11 @@ import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { getErrorMessage } from "@/lib/errors";
-import type { TSession } from "@/lib/session";
+import type { TSession } from "@/lib/get-session";
+import { useAsyncAction } from "@/lib/use-async-action";
 
-import { useRequestPasswordReset } from "../api/request-password-reset";
-import { useSignIn } from "../api/sign-in";
+import { requestPasswordReset } from "../api/request-password-reset";
+import { signIn as signInWithSession } from "../api/sign-in";
 
 export const RESET_EMAIL_REQUIRED = "Please enter your email to reset password.";
 export const RESET_EMAIL_SENT = "Password reset email sent. Check your inbox.";
@@ -37,8 +38,8 @@ export function SignInForm({
   allowPasswordReset = true,
 }: TSignInFormProps) {
   const [finishing, setFinishing] = useState(false);
-  const signIn = useSignIn();
-  const requestReset = useRequestPasswordReset();
+  const signIn = useAsyncAction(signInWithSession);
+  const requestReset = useAsyncAction(requestPasswordReset);
   const {
     register,
     handleSubmit,
@@ -52,7 +53,7 @@ export function SignInForm({
 
   const onSubmit = handleSubmit((values) => {
     setMessage(null);
-    signIn.mutate(values, {
+    signIn.run(values, {
       onSuccess: async (session) => {
         setFinishing(true);
         try {
@@ -77,7 +78,7 @@ export function SignInForm({
       return;
     }
     setMessage(null);
-    requestReset.mutate(email, {
+    requestReset.run(email, {
       onSuccess: () => setMessage({ tone: "success", text: RESET_EMAIL_SENT }),
       onError: (error) =>
         setMessage({

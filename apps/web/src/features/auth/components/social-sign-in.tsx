@@ -2,8 +2,9 @@ import type { TPublicConfig } from "@portal/contracts";
 
 import { Spinner } from "@/components/ui/spinner";
 import { getErrorMessage } from "@/lib/errors";
+import { useAsyncAction } from "@/lib/use-async-action";
 
-import { useSocialSignIn } from "../api/social-sign-in";
+import { signInWithProvider } from "../api/social-sign-in";
 import { ProviderIcon } from "./provider-icons";
 
 type TSocialSignInProps = {
@@ -13,14 +14,14 @@ type TSocialSignInProps = {
 
 /** One icon button per configured provider; each starts a redirect to that provider. */
 export function SocialSignIn({ providers, onError }: TSocialSignInProps) {
-  const socialSignIn = useSocialSignIn();
+  const socialSignIn = useAsyncAction(signInWithProvider);
   if (providers.length === 0) return null;
 
   return (
     <div className="space-y-5">
       <ul className="flex flex-wrap justify-center gap-3" aria-label="Sign in with a provider">
         {providers.map((provider) => {
-          const pending = socialSignIn.isPending && socialSignIn.variables === provider.id;
+          const pending = socialSignIn.isPending && socialSignIn.input === provider.id;
           return (
             <li key={provider.id}>
               <button
@@ -29,7 +30,7 @@ export function SocialSignIn({ providers, onError }: TSocialSignInProps) {
                 title={`Sign in with ${provider.name}`}
                 disabled={socialSignIn.isPending}
                 onClick={() =>
-                  socialSignIn.mutate(provider.id, {
+                  socialSignIn.run(provider.id, {
                     onError: (error) =>
                       onError(
                         getErrorMessage(error, "Sign-in with this provider is not available right now."),

@@ -11,18 +11,19 @@ type TLegalPageProps = {
   children: ReactNode;
 };
 
-/** Frame of the public legal pages (Terms of Service, Privacy Policy). */
+/** Frame of the public legal pages (Terms of Service, Privacy Policy); sign-in is its own page (decision 004). */
 export function LegalPage({ title, updated, children }: TLegalPageProps) {
   return (
     <div className="min-h-dvh bg-slate-50">
       <PageTitle title={title} />
       <header className="bg-login">
         <div className="mx-auto flex max-w-3xl items-center justify-between gap-4 px-5 py-6 sm:px-8">
-          <Link to="/login" className="rounded-lg" aria-label="Meridian Tax & Wealth: sign-in">
+          <Link to="/login" reloadDocument className="rounded-lg" aria-label="Meridian Tax & Wealth: sign-in">
             <Logo tone="light" />
           </Link>
           <Link
             to="/login"
+            reloadDocument
             className="inline-flex items-center gap-1.5 rounded text-sm font-medium text-navy-100 hover:text-white"
           >
             <ArrowLeftIcon className="size-4" />

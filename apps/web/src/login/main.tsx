@@ -1,0 +1,58 @@
+import { StrictMode } from "react";
+import type { ReactNode } from "react";
+import { createRoot } from "react-dom/client";
+
+import { signInPathOf } from "@portal/contracts";
+
+import "../index.css";
+import { ErrorScreen } from "@/components/ui/error-screen";
+import { CheckingAuthentication } from "@/components/ui/spinner";
+import { accessRedirect } from "@/features/auth/access";
+import { getConfig } from "@/features/auth/api/get-config";
+import { AdminLoginScreen } from "@/features/auth/components/admin-login-screen";
+import { LoginScreen } from "@/features/auth/components/login-screen";
+import { ResetPasswordScreen } from "@/features/auth/components/reset-password-screen";
+import { getErrorMessage } from "@/lib/errors";
+import { getSession } from "@/lib/get-session";
+import { replacePage } from "@/lib/replace-page";
+
+/**
+ * The sign-in page (`login.html`, decision 004): /login, /admin-login and /reset-password without the SPA's
+ * router, query cache or screens. Signing in ends with a full page load of `/` or `/admin`.
+ */
+const container = document.getElementById("root");
+if (!container) throw new Error("The page has no #root element.");
+const root = createRoot(container);
+const render = (screen: ReactNode) => root.render(<StrictMode>{screen}</StrictMode>);
+
+async function start() {
+  const path = signInPathOf(window.location.pathname);
+  const search = window.location.search;
+  if (path === null) return replacePage("/login");
+  if (path === "/reset-password") return render(<ResetPasswordScreen search={search} />);
+
+  // Route table (spec section 2): a signed-in visitor is sent on before the screen shows.
+  render(<CheckingAuthentication />);
+  try {
+    const [session, config] = await Promise.all([
+      getSession(),
+      // The sign-in screen's settings (sign-up, providers) load alongside; without them it shows less.
+      path === "/login" ? getConfig().catch(() => null) : null,
+    ]);
+    const target = accessRedirect(path === "/login" ? "login" : "admin-login", session);
+    if (target) return await replacePage(target);
+    render(path === "/login" ? <LoginScreen config={config} search={search} /> : <AdminLoginScreen />);
+  } catch (error) {
+    render(
+      <ErrorScreen
+        message={getErrorMessage(error, "We could not check your sign-in. Please reload the page.")}
+      />,
+    );
+  }
+}
+
+// This page never adds history entries of its own. The browser may still treat Back or Forward to an entry the
+// SPA made before it handed over (same document lineage) as a move within this page: load that entry for real.
+window.addEventListener("popstate", () => window.location.reload());
+
+void start();
