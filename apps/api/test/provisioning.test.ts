@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startAnalyticsServer, type AnalyticsServer } from "@portal/analytics";
 import { loadOrCreateLocalSigmaCredentials, SigmaRestClient } from "@portal/sigma";
@@ -47,6 +47,37 @@ function startAnalytics() {
       ANALYTICS_LOG_LEVEL: "silent",
       ANALYTICS_DEMO_SIZE: "2",
     },
+  });
+}
+
+/**
+ * An HTTP server in front of the analytics server's REST API that passes requests through, unless
+ * `intercept` answers one itself (returns true).
+ */
+function forwardingProxy(
+  intercept: (req: IncomingMessage, res: ServerResponse) => boolean = () => false,
+): Server {
+  return createServer((req, res) => {
+    if (intercept(req, res)) return;
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      fetch(`${analytics!.url}${req.url}`, {
+        method: req.method,
+        headers: Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !["host", "content-length", "connection"].includes(k)),
+        ) as Record<string, string>,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+      }).then(
+        async (upstream) => {
+          res.writeHead(upstream.status, {
+            "content-type": upstream.headers.get("content-type") ?? "application/json",
+          });
+          res.end(Buffer.from(await upstream.arrayBuffer()));
+        },
+        () => res.writeHead(502).end(),
+      );
+    });
   });
 }
 
@@ -144,34 +175,14 @@ describe("provisioning outbox", () => {
   it("retries a 429 answer and still delivers once", { timeout: 120_000 }, async () => {
     analytics ??= await startAnalytics();
     let refusals = 2;
-    const proxy: Server = createServer((req, res) => {
+    const proxy = forwardingProxy((req, res) => {
       if (req.url?.startsWith("/v2/members") && refusals > 0) {
         refusals -= 1;
         res.writeHead(429, { "content-type": "application/json" });
         res.end(JSON.stringify({ requestId: "r", message: "Too many requests", code: "rate_limited" }));
-        return;
+        return true;
       }
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        fetch(`${analytics!.url}${req.url}`, {
-          method: req.method,
-          headers: Object.fromEntries(
-            Object.entries(req.headers).filter(
-              ([k]) => !["host", "content-length", "connection"].includes(k),
-            ),
-          ) as Record<string, string>,
-          ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-        }).then(
-          async (upstream) => {
-            res.writeHead(upstream.status, {
-              "content-type": upstream.headers.get("content-type") ?? "application/json",
-            });
-            res.end(Buffer.from(await upstream.arrayBuffer()));
-          },
-          () => res.writeHead(502).end(),
-        );
-      });
+      return false;
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     try {
@@ -440,29 +451,7 @@ describe("provisioning outbox", () => {
         expect(waiting.every((r) => r.nextAttemptAt.getTime() > Date.now() + 30 * 60_000)).toBe(true);
 
         // The service comes back on the same address.
-        proxy = createServer((req, res) => {
-          const chunks: Buffer[] = [];
-          req.on("data", (c: Buffer) => chunks.push(c));
-          req.on("end", () => {
-            fetch(`${analytics!.url}${req.url}`, {
-              method: req.method,
-              headers: Object.fromEntries(
-                Object.entries(req.headers).filter(
-                  ([k]) => !["host", "content-length", "connection"].includes(k),
-                ),
-              ) as Record<string, string>,
-              ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-            }).then(
-              async (upstream) => {
-                res.writeHead(upstream.status, {
-                  "content-type": upstream.headers.get("content-type") ?? "application/json",
-                });
-                res.end(Buffer.from(await upstream.arrayBuffer()));
-              },
-              () => res.writeHead(502).end(),
-            );
-          });
-        });
+        proxy = forwardingProxy();
         await new Promise<void>((resolve) => proxy!.listen(port, "127.0.0.1", resolve));
         expect(await until(async () => (await mine()).every((r) => r.status === "done"), 10_000)).toBe(true);
         for (const email of people) expect(await client.findMemberByEmail(email)).toBeDefined();
