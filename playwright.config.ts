@@ -7,6 +7,7 @@ import {
   BASE_URL,
   E2E_ANALYTICS_PORT,
   E2E_PORT,
+  E2E_NEW_ADMIN,
   E2E_SIGNIN_MAX_FAILURES,
   E2E_SMTP_PORT,
 } from "./e2e/support/env.ts";
@@ -86,6 +87,9 @@ export default defineConfig({
         // journeys do not trip it. The per-account lock-out has its own test.
         AUTH_IP_LIMIT_PER_MINUTE: "1000",
         SIGNIN_MAX_FAILURES: String(E2E_SIGNIN_MAX_FAILURES),
+        // An admin that sets up two-step verification on its first sign-in (e2e/two-factor.spec.ts).
+        ADMIN_EMAIL: E2E_NEW_ADMIN.email,
+        ADMIN_PASSWORD: E2E_NEW_ADMIN.password,
       },
     },
     {

@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 
 import { E2E_SIGNIN_MAX_FAILURES } from "./support/env.ts";
-import { accounts, expect, postAuth, submitSignIn, test } from "./support/fixtures.ts";
+import {
+  accounts,
+  expect,
+  postAuth,
+  submitSecondStep,
+  submitSignIn,
+  test,
+  totpCode,
+} from "./support/fixtures.ts";
 
 test.describe("client sign-in at /login", () => {
   test("a client signs in and lands on the user shell", async ({ page }) => {
@@ -66,6 +74,7 @@ test.describe("admin sign-in at /admin-login", () => {
     await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
     await expect(page.getByText("Only authorized admins can access this panel.")).toBeVisible();
     await submitSignIn(page, accounts.admin);
+    await submitSecondStep(page, await totpCode(accounts.admin.totpSecret));
     await expect(page).toHaveURL("/admin");
     await expect(page.getByRole("navigation", { name: "Administration" })).toBeVisible();
   });

@@ -7,6 +7,15 @@ export const E2E_ANALYTICS_PORT = 3211;
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 /** Failed sign-ins per account before the lock-out (SIGNIN_MAX_FAILURES of the server under test). */
 export const E2E_SIGNIN_MAX_FAILURES = 5;
+/**
+ * The ADMIN_EMAIL admin of the server under test: created at start without two-step verification, so it
+ * sets it up on its first sign-in (one journey uses it).
+ */
+export const E2E_NEW_ADMIN = {
+  name: "Administrator",
+  email: "e2e-new-admin@meridian-advisory.example",
+  password: "e2e-first-sign-in-ledger-81",
+} as const;
 
 /** The run's directory made by playwright.config.ts (inherited by the workers). */
 export function runDir(): string {

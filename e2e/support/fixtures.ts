@@ -1,17 +1,30 @@
 import { randomUUID } from "node:crypto";
+import { base32 } from "@better-auth/utils/base32";
+import { createOTP } from "@better-auth/utils/otp";
 import { test as base, expect } from "@playwright/test";
 import type { APIRequestContext, Page } from "@playwright/test";
 
 import { DEMO_ADMIN, DEMO_CLIENTS, DEMO_EMPLOYEE } from "../../packages/contracts/src/demo.ts";
 import { BASE_URL } from "./env.ts";
 
-export type TAccount = { name: string; email: string; password: string };
+export type TAccount = {
+  name: string;
+  email: string;
+  password: string;
+  /** Raw TOTP secret of an account with two-step verification (the demo admin's is seeded, DEVIATIONS D30). */
+  totpSecret?: string;
+};
 
 const [olivia, marcus] = DEMO_CLIENTS;
 
 /** The demo identities seeded with DEMO_DATA=on. */
 export const accounts = {
-  admin: { name: DEMO_ADMIN.name, email: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
+  admin: {
+    name: DEMO_ADMIN.name,
+    email: DEMO_ADMIN.email,
+    password: DEMO_ADMIN.password,
+    totpSecret: DEMO_ADMIN.totpSecret,
+  },
   client: { name: `${olivia.firstName} ${olivia.lastName}`, email: olivia.email, password: olivia.password },
   otherClient: {
     name: `${marcus.firstName} ${marcus.lastName}`,
@@ -38,6 +51,23 @@ export function postAuth(request: APIRequestContext, path: string, data: Record<
   return request.post(`/api/auth${path}`, { data, headers: { Origin: BASE_URL } });
 }
 
+/** The current code of a raw TOTP secret, computed with Better Auth's own OTP helper (no mocks). */
+export function totpCode(secret: string): Promise<string> {
+  return createOTP(secret).totp();
+}
+
+/** The raw secret behind a base32 setup key as the enrolment screen shows it (spaces allowed). */
+export function secretOfKey(key: string): string {
+  return new TextDecoder().decode(base32.decode(key.replace(/\s+/g, "")));
+}
+
+/** Fills and submits the second step ("Enter the 6-digit code...") of /login or /admin-login. */
+export async function submitSecondStep(page: Page, code: string) {
+  await expect(page.getByText("Enter the 6-digit code from your authenticator app.")).toBeVisible();
+  await page.getByLabel("Authentication code").fill(code);
+  await page.getByRole("button", { name: "Verify", exact: true }).click();
+}
+
 /** Fills and submits the email + password form of /login or /admin-login. */
 export async function submitSignIn(page: Page, account: Pick<TAccount, "email" | "password">) {
   await page.getByLabel("Email").fill(account.email);
@@ -46,8 +76,11 @@ export async function submitSignIn(page: Page, account: Pick<TAccount, "email" |
 }
 
 type TFixtures = {
-  /** Signs the page's browser context in through the API (fast; the sign-in screens have their own tests). */
-  login: (account: Pick<TAccount, "email" | "password">) => Promise<void>;
+  /**
+   * Signs the page's browser context in through the API (fast; the sign-in screens have their own tests),
+   * with the second step for an account with two-step verification.
+   */
+  login: (account: Pick<TAccount, "email" | "password" | "totpSecret">) => Promise<void>;
   /** Creates a self-sign-up account through the API, outside the page's context; returns its identity. */
   createAccount: () => Promise<TAccount>;
 };
@@ -60,6 +93,14 @@ export const test = base.extend<TFixtures>({
         password: account.password,
       });
       expect(response.status(), await response.text()).toBe(200);
+      const body = (await response.json()) as { twoFactorRedirect?: boolean } | null;
+      if (body?.twoFactorRedirect) {
+        expect(account.totpSecret, `${account.email} needs a TOTP secret`).toBeTruthy();
+        const verified = await postAuth(page.request, "/two-factor/verify-totp", {
+          code: await totpCode(account.totpSecret!),
+        });
+        expect(verified.status(), await verified.text()).toBe(200);
+      }
     });
   },
   createAccount: async ({ playwright }, use) => {

@@ -105,7 +105,8 @@ export async function buildApp({
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ error: error.message, requestId: request.id });
+      const code = error.code === "ERROR" ? {} : { code: error.code };
+      return reply.status(error.status).send({ error: error.message, ...code, requestId: request.id });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.status(400).send({ error: error.validation[0]!.message, requestId: request.id });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { ROLES, type TRole } from "@portal/contracts";
 import { DEMO_FIRM } from "@portal/contracts/demo";
 import { ZEmbedUiParamsSchema, type TEmbedUiParams } from "@portal/sigma";
 import { z } from "zod";
@@ -54,6 +55,8 @@ const EnvSchema = z.object({
   /** Workbook embed URLs one person may request per minute. */
   EMBED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   ACCESS_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /** Roles that must use two-step verification (TOTP), comma-separated; "" = none. Decision 006. */
+  MFA_REQUIRED_ROLES: z.string().default("admin"),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   MICROSOFT_CLIENT_ID: z.string().optional(),
@@ -115,6 +118,8 @@ export interface AppConfig {
   embedRateLimitPerMinute: number;
   /** How long a verified session and a viewing decision may be reused (0: never). Decision 005. */
   accessCacheSeconds: number;
+  /** Roles whose members must enrol in two-step verification before they may do anything else. */
+  mfaRequiredRoles: TRole[];
   social: {
     google?: SocialProviderConfig;
     microsoft?: SocialProviderConfig & { tenantId: string };
@@ -200,6 +205,21 @@ function parseEmbedUi(problems: string[], raw: string | undefined): TEmbedUiPara
   return parsed.data;
 }
 
+/** "admin,employee" → the roles, each one of ROLES; "" → none. */
+function parseRoleList(problems: string[], name: string, raw: string): TRole[] {
+  const roles: TRole[] = [];
+  for (const part of raw.split(",")) {
+    const role = part.trim().toLowerCase();
+    if (!role) continue;
+    if (!(ROLES as readonly string[]).includes(role)) {
+      problems.push(`${name}: "${part.trim()}" is not a role (${ROLES.join(", ")})`);
+      continue;
+    }
+    if (!roles.includes(role as TRole)) roles.push(role as TRole);
+  }
+  return roles;
+}
+
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
@@ -239,8 +259,10 @@ function loadOrCreateAuthSecret(dataDir: string): string {
  * start-up stops with one readable list instead of failing on the first.
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
-  // Empty strings in .env files mean "unset".
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  // Empty strings in .env files mean "unset" — except MFA_REQUIRED_ROLES, where "" means "no role".
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([k, v]) => v !== undefined && (v !== "" || k === "MFA_REQUIRED_ROLES")),
+  );
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
@@ -303,6 +325,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     View: "view",
   });
 
+  const mfaRequiredRoles = parseRoleList(problems, "MFA_REQUIRED_ROLES", env.MFA_REQUIRED_ROLES);
+
   if (problems.length > 0) throw new ConfigError(problems);
   const analyticsUrl = (env.ANALYTICS_PUBLIC_URL ?? `http://127.0.0.1:${env.ANALYTICS_PORT}`).replace(
     /\/$/,
@@ -338,6 +362,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionMaxAgeSeconds: Math.round(env.SESSION_MAX_AGE_HOURS * 3600),
     embedRateLimitPerMinute: env.EMBED_RATE_LIMIT_PER_MINUTE,
     accessCacheSeconds: env.ACCESS_CACHE_SECONDS,
+    mfaRequiredRoles,
     social,
     oidc:
       oidcPair && env.OIDC_ISSUER

@@ -64,7 +64,22 @@ async function main() {
   ];
   if (demo.length > 0) {
     lines.push("", "  Demo sign-ins:");
-    for (const d of demo) lines.push(`    ${d.role.padEnd(9)} ${d.email.padEnd(40)} ${d.password}`);
+    for (const d of demo) {
+      lines.push(`    ${d.role.padEnd(9)} ${d.email.padEnd(40)} ${d.password}`);
+      if (d.totp) {
+        lines.push(
+          `              then the 6-digit code from an authenticator app with the demo key ${d.totp.key}`,
+          `              (add it by hand, or open/scan ${d.totp.uri})`,
+        );
+      }
+    }
+  }
+  if (config.mfaRequiredRoles.length > 0) {
+    lines.push(
+      "",
+      `  Two-step verification is required for: ${config.mfaRequiredRoles.join(", ")} (MFA_REQUIRED_ROLES).`,
+      "  Other admins set it up on their first sign-in.",
+    );
   }
   console.log(lines.join("\n") + "\n");
 }

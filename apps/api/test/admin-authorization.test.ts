@@ -234,7 +234,7 @@ describe("bearer tokens", () => {
   it("lets an admin JWT through and stops a client JWT with 403", async () => {
     const a = await t.createUser("admin");
     const c = await t.createUser("client");
-    const adminJwt = await t.jwtFor(await t.sessionCookie(a.email, a.password));
+    const adminJwt = await t.jwtFor(await t.readyCookie(a.email, a.password, "admin"));
     const clientJwt = await t.jwtFor(await t.sessionCookie(c.email, c.password));
     expect(
       (

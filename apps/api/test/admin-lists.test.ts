@@ -121,7 +121,7 @@ describe("one query per list", () => {
     });
     try {
       const a = await t.createUser("admin");
-      const jwt = await t.jwtFor(await t.sessionCookie(a.email, a.password));
+      const jwt = await t.jwtFor(await t.readyCookie(a.email, a.password, "admin"));
       const run = async (limit: number) => {
         statements.length = 0;
         const res = await app.inject({

@@ -111,7 +111,7 @@ describe("JWT for API callers", () => {
     const jwks = (await t.app.inject({ method: "GET", url: "/api/auth/jwks" })).json() as JSONWebKeySet;
     const keys = createLocalJWKSet(jwks);
 
-    const adminJwt = await t.jwtFor(await t.sessionCookie(admin.email, admin.password));
+    const adminJwt = await t.jwtFor(await t.readyCookie(admin.email, admin.password, "admin"));
     const clientJwt = await t.jwtFor(await t.sessionCookie(client.email, client.password));
     expect(decodeProtectedHeader(adminJwt).alg).toBe("EdDSA");
 
@@ -386,7 +386,7 @@ describe("security headers", () => {
 describe("identity provider endpoints outside the back office", () => {
   it("are closed even to an admin: people are managed only through the audited back office API", async () => {
     const { email, password } = await t.createUser("admin");
-    const cookie = await t.sessionCookie(email, password);
+    const cookie = await t.readyCookie(email, password, "admin");
     const victim = await t.createUser("client");
     const [row] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, victim.email));
     const attempts: [string, object][] = [

@@ -13,5 +13,7 @@ export const ZPublicConfigSchema = z.object({
   socialProviders: z.array(z.object({ id: ZSocialProviderIdSchema, name: z.string() })),
   passwordMinLength: z.int(),
   passwordMaxLength: z.int(),
+  /** Roles that must set up two-step verification before using the portal (MFA_REQUIRED_ROLES). */
+  mfaRequiredRoles: z.array(z.string()),
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfigSchema>;

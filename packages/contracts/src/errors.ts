@@ -3,6 +3,8 @@ import * as z from "zod/mini";
 /** Every error the portal API answers has this body: one readable message (zod/mini: see auth.ts). */
 export const ZErrorResponseSchema = z.object({
   error: z.string(),
+  /** A stable machine-readable reason where the client acts on it (e.g. `MFA_ENROLLMENT_REQUIRED`). */
+  code: z.optional(z.string()),
   requestId: z.optional(z.string()),
 });
 export type TErrorResponse = z.infer<typeof ZErrorResponseSchema>;

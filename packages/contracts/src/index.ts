@@ -4,3 +4,4 @@ export * from "./config.ts";
 export * from "./errors.ts";
 export * from "./admin.ts";
 export * from "./routes.ts";
+export * from "./mfa.ts";

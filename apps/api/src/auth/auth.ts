@@ -1,7 +1,7 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { admin, genericOAuth, jwt } from "better-auth/plugins";
+import { admin, genericOAuth, jwt, twoFactor } from "better-auth/plugins";
 import { adminAc, defaultAc } from "better-auth/plugins/admin/access";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@portal/contracts";
 import { eq } from "drizzle-orm";
@@ -39,7 +39,13 @@ export const DISABLED_AUTH_PATHS = [
   "/admin/update-user",
   "/change-email",
   "/delete-user",
+  // Two-step verification is TOTP with backup codes only; no codes by email (decision 006).
+  "/two-factor/send-otp",
+  "/two-factor/verify-otp",
 ];
+
+/** What an enrolled person must wait out after 10 wrong codes in a row (Better Auth's account lock-out). */
+export const MFA_LOCKOUT_SECONDS = 15 * 60;
 
 /** Better Auth paths whose request bodies carry a new password. */
 const NEW_PASSWORD_PATHS: Record<string, string> = {
@@ -109,6 +115,7 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
         verification: schema.verifications,
         jwks: schema.jwks,
         rateLimit: schema.rateLimits,
+        twoFactor: schema.twoFactors,
       },
     }),
     emailAndPassword: {
@@ -152,6 +159,9 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
         "/sign-up/email": { window: 60, max: config.authIpLimitPerMinute },
         "/request-password-reset": { window: 60, max: config.authIpLimitPerMinute },
         "/reset-password": { window: 60, max: config.authIpLimitPerMinute },
+        // The plugin's own default is 3 per 10 s per address and path; per account, 5 wrong codes end a
+        // sign-in attempt and 10 in a row lock the second step for MFA_LOCKOUT_SECONDS.
+        "/two-factor/*": { window: 60, max: config.authIpLimitPerMinute },
       },
     },
     advanced: {
@@ -175,6 +185,13 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
           throw new APIError("BAD_REQUEST", {
             message: COMMON_PASSWORD_MESSAGE,
             code: "PASSWORD_TOO_COMMON",
+          });
+        }
+        // "Trust this device" would let a later sign-in (also one after a password reset) skip the code.
+        if (ctx.path.startsWith("/two-factor/verify") && body.trustDevice) {
+          throw new APIError("BAD_REQUEST", {
+            message: "Trusted devices are not offered: every sign-in asks for a code.",
+            code: "TRUST_DEVICE_NOT_OFFERED",
           });
         }
         if (ctx.path === "/sign-up/email") {
@@ -214,10 +231,16 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
       session: {
         create: {
           after: async (session, ctx) => {
+            // Sessions made by the two-factor endpoints (the second step, or a new session after
+            // enrolment) are audited in routes/auth.ts, where their outcome is known.
+            if (ctx?.path?.startsWith("/two-factor/")) return;
             const [user] = await db
-              .select({ email: users.email })
+              .select({ email: users.email, twoFactorEnabled: users.twoFactorEnabled })
               .from(users)
               .where(eq(users.id, session.userId));
+            // A password sign-in of someone with two-step verification: this session is dropped at once
+            // and the second step follows (routes/auth.ts audits both).
+            if (ctx?.path === "/sign-in/email" && user?.twoFactorEnabled) return;
             await recordAudit(db, {
               action: "auth.sign_in",
               outcome: "success",
@@ -233,6 +256,13 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
       },
     },
     plugins: [
+      twoFactor({
+        issuer: "Meridian Client Portal",
+        // Five minutes for the second step after the password (the plugin's default is ten).
+        twoFactorCookieMaxAge: 5 * 60,
+        accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: MFA_LOCKOUT_SECONDS },
+        backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
+      }),
       admin({ defaultRole: DEFAULT_SELF_SIGN_UP_ROLE, adminRoles: ["admin"], roles }),
       jwt({
         // API callers ask GET /api/auth/token; signing a JWT on every session check would cost each request.

@@ -11,6 +11,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 
@@ -34,6 +35,8 @@ export const users = pgTable("users", {
   banned: boolean("banned").default(false),
   banReason: text("ban_reason"),
   banExpires: timestamp("ban_expires", { withTimezone: true }),
+  /** Better Auth's twoFactor plugin: true once a TOTP secret is confirmed with a code (decision 006). */
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
   ...timestamps,
 });
 
@@ -94,6 +97,27 @@ export const jwks = pgTable("jwks", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp("expires_at", { withTimezone: true }),
 });
+
+/**
+ * Better Auth's twoFactor plugin: one row per person who started or finished enrolment. The TOTP secret and
+ * the backup codes are encrypted with the auth secret; a used backup code is removed from the list.
+ */
+export const twoFactors = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** False between "enable" and the first correct code. */
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("two_factor_user_id_idx").on(t.userId)],
+);
 
 /** Better Auth's per-IP request limiter keeps its counters here so they survive restarts. */
 export const rateLimits = pgTable("rate_limits", {
@@ -269,6 +293,7 @@ export const schema = {
   verifications,
   jwks,
   rateLimits,
+  twoFactors,
   auditLog,
   provisioningRequests,
   privilege,

@@ -6,14 +6,17 @@ import { addEmployee } from "../admin/employees.ts";
 import type { Actor } from "../admin/shared.ts";
 import { addWorkbook } from "../admin/workbooks.ts";
 import type { Auth } from "../auth/auth.ts";
+import { enrolWithSecret, totpKeyOf, totpUri } from "../auth/two-factor.ts";
 import { ensureUser } from "../auth/users.ts";
 import type { Database } from "../db/client.ts";
-import { clients, employees, workbooks } from "../db/schema.ts";
+import { clients, employees, users, workbooks } from "../db/schema.ts";
 
 export interface DemoSignIn {
   role: string;
   email: string;
   password: string;
+  /** The demo admin's authenticator key (base32) and otpauth:// URI (DEVIATIONS D30). */
+  totp?: { key: string; uri: string };
 }
 
 const SYSTEM: Actor = {
@@ -30,7 +33,13 @@ const SYSTEM: Actor = {
  * admin API uses.
  */
 export async function seedDemoData(auth: Auth, db: Database): Promise<DemoSignIn[]> {
-  await ensureUser(auth, db, { ...DEMO_ADMIN, role: "admin", resetExisting: false });
+  const { totpSecret, ...demoAdmin } = DEMO_ADMIN;
+  await ensureUser(auth, db, { ...demoAdmin, role: "admin", resetExisting: false });
+  // Admins must use two-step verification: the demo admin's is set up with a published demo key, so a
+  // new user can add it to an authenticator app from the start-up banner (DEVIATIONS D30).
+  const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ADMIN.email));
+  if (admin) await enrolWithSecret(auth, db, admin.id, totpSecret);
+  const adminTotpUri = totpUri(totpSecret, DEMO_ADMIN.email);
 
   for (const w of DEMO_WORKBOOKS) {
     const [exists] = await db
@@ -90,7 +99,12 @@ export async function seedDemoData(auth: Auth, db: Database): Promise<DemoSignIn
   }
 
   return [
-    { role: "admin", email: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
+    {
+      role: "admin",
+      email: DEMO_ADMIN.email,
+      password: DEMO_ADMIN.password,
+      totp: { key: totpKeyOf(adminTotpUri), uri: adminTotpUri },
+    },
     ...DEMO_CLIENTS.map((c) => ({ role: "client", email: c.email, password: c.password })),
     { role: "employee", email: DEMO_EMPLOYEE.email, password: DEMO_EMPLOYEE.password },
   ];

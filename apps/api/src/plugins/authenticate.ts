@@ -1,4 +1,9 @@
-import type { TRole } from "@portal/contracts";
+import {
+  MFA_ENROLLMENT_REQUIRED,
+  MFA_ENROLLMENT_REQUIRED_MESSAGE,
+  requiresTwoFactor,
+  type TRole,
+} from "@portal/contracts";
 import { and, eq, gt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -18,6 +23,8 @@ export interface Principal {
   role: TRole | null;
   sessionId: string;
   via: "cookie" | "bearer";
+  /** Cached with the principal: the MFA enrolment rule below needs it (decision 006). */
+  twoFactorEnabled: boolean;
 }
 
 /** A principal as the cache keeps it: with the time (ms) its session or token stops being valid. */
@@ -93,6 +100,7 @@ export const authenticate = fp<AuthenticateOptions>(
           email: users.email,
           name: users.name,
           role: users.role,
+          twoFactorEnabled: users.twoFactorEnabled,
           banned: users.banned,
           sessionId: sessions.id,
           sessionExpiresAt: sessions.expiresAt,
@@ -127,6 +135,7 @@ export const authenticate = fp<AuthenticateOptions>(
         role: (result.user.role ?? null) as TRole | null,
         sessionId: result.session.id,
         via: "cookie",
+        twoFactorEnabled: result.user.twoFactorEnabled === true,
       };
     }
 
@@ -158,9 +167,22 @@ export const authenticate = fp<AuthenticateOptions>(
         }
       }
       if (!request.principal && !request.routeOptions.config.public) throw unauthenticated();
+      // Deny by default until a person whose role requires two-step verification has set it up. What
+      // enrolment needs is under /api/auth (session, sign-out, /two-factor/*: see routes/auth.ts) or public.
+      if (request.principal && !request.routeOptions.config.public && mustEnrol(request.principal, config)) {
+        throw new AppError(403, MFA_ENROLLMENT_REQUIRED_MESSAGE, MFA_ENROLLMENT_REQUIRED);
+      }
     });
   },
 );
+
+/** True for someone whose role requires two-step verification (MFA_REQUIRED_ROLES) and who has not set it up. */
+export function mustEnrol(
+  person: { role: string | null | undefined; twoFactorEnabled?: boolean | null | undefined },
+  config: Pick<AppConfig, "mfaRequiredRoles">,
+): boolean {
+  return requiresTwoFactor(person.role, config.mfaRequiredRoles) && person.twoFactorEnabled !== true;
+}
 
 function isSameOrigin(request: FastifyRequest, publicUrl: string): boolean {
   const expected = new URL(publicUrl).origin;

@@ -15,6 +15,7 @@ export function publicConfig(config: AppConfig): TPublicConfig {
     socialProviders,
     passwordMinLength: PASSWORD_MIN_LENGTH,
     passwordMaxLength: PASSWORD_MAX_LENGTH,
+    mfaRequiredRoles: config.mfaRequiredRoles,
   };
 }
 

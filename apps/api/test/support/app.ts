@@ -6,7 +6,9 @@ import { buildApp } from "../../src/app.ts";
 import { ensureUser } from "../../src/auth/users.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { DatabaseHandle } from "../../src/db/client.ts";
-import type { TRole } from "@portal/contracts";
+import { requiresTwoFactor, type TRole } from "@portal/contracts";
+import { base32 } from "@better-auth/utils/base32";
+import { createOTP } from "@better-auth/utils/otp";
 
 export const ORIGIN = "http://127.0.0.1:3999";
 
@@ -24,6 +26,8 @@ export async function createTestApp(database: DatabaseHandle, env: Record<string
   const built = await buildApp({ config, database, logger: false });
   await built.app.ready();
   let counter = 0;
+  /** Raw TOTP secrets of the users enrolled through `enrolTwoFactor`, by email. */
+  const totpSecrets = new Map<string, string>();
 
   /** Creates a user with a unique email through the same path the server uses. */
   async function createUser(
@@ -54,11 +58,47 @@ export async function createTestApp(database: DatabaseHandle, env: Record<string
     });
   }
 
-  /** Signs in and returns the session cookie header value. */
+  function post(url: string, cookie: string, payload: unknown, ip = "10.2.0.1") {
+    return built.app.inject({
+      method: "POST",
+      url,
+      headers: { cookie, origin: ORIGIN, "content-type": "application/json" },
+      remoteAddress: ip,
+      payload: payload as Record<string, unknown>,
+    });
+  }
+
+  /** Signs in and returns the session cookie header value (with the code, for someone enrolled here). */
   async function sessionCookie(email: string, password: string): Promise<string> {
-    const res = await signIn(email, password, `10.1.${counter % 250}.${Math.floor(Math.random() * 250)}`);
+    const ip = `10.1.${counter % 250}.${Math.floor(Math.random() * 250)}`;
+    const res = await signIn(email, password, ip);
     if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+    if ((res.json() as { twoFactorRedirect?: boolean }).twoFactorRedirect) {
+      const secret = totpSecrets.get(email);
+      if (!secret) throw new Error(`${email} has two-step verification and no known secret`);
+      const code = await totpCode(secret);
+      const verified = await post("/api/auth/two-factor/verify-totp", cookieHeader(res), { code }, ip);
+      if (verified.statusCode !== 200)
+        throw new Error(`second step failed: ${verified.statusCode} ${verified.body}`);
+      return cookieHeader(verified);
+    }
     return cookieHeader(res);
+  }
+
+  /**
+   * Sets up two-step verification as a person does in the portal: enable with the password, then confirm
+   * with a code from the secret in the otpauth URI. Returns the new session cookie and the backup codes.
+   */
+  async function enrolTwoFactor(email: string, password: string, cookie: string) {
+    const enabled = await post("/api/auth/two-factor/enable", cookie, { password });
+    if (enabled.statusCode !== 200) throw new Error(`enable failed: ${enabled.statusCode} ${enabled.body}`);
+    const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
+    const secret = secretOfUri(totpURI);
+    const verified = await post("/api/auth/two-factor/verify-totp", cookie, { code: await totpCode(secret) });
+    if (verified.statusCode !== 200)
+      throw new Error(`verify failed: ${verified.statusCode} ${verified.body}`);
+    totpSecrets.set(email, secret);
+    return { cookie: cookieHeader(verified), secret, backupCodes, totpURI };
   }
 
   async function jwtFor(cookie: string): Promise<string> {
@@ -67,7 +107,36 @@ export async function createTestApp(database: DatabaseHandle, env: Record<string
     return (res.json() as { token: string }).token;
   }
 
-  return { ...built, config, createUser, signIn, sessionCookie, jwtFor };
+  /** A session that may use the portal: signed in, with two-step verification set up where the role requires it. */
+  async function readyCookie(email: string, password: string, role: TRole): Promise<string> {
+    const cookie = await sessionCookie(email, password);
+    if (!requiresTwoFactor(role, config.mfaRequiredRoles) || totpSecrets.has(email)) return cookie;
+    return (await enrolTwoFactor(email, password, cookie)).cookie;
+  }
+
+  return {
+    ...built,
+    config,
+    createUser,
+    signIn,
+    sessionCookie,
+    readyCookie,
+    jwtFor,
+    enrolTwoFactor,
+    post,
+    totpSecrets,
+  };
+}
+
+/** The raw secret (as Better Auth keeps it) behind the base32 key of an otpauth:// URI. */
+export function secretOfUri(uri: string): string {
+  const key = new URL(uri).searchParams.get("secret") ?? "";
+  return new TextDecoder().decode(base32.decode(key));
+}
+
+/** The current 6-digit code of a raw TOTP secret, with Better Auth's own OTP helper. */
+export function totpCode(secret: string): Promise<string> {
+  return createOTP(secret).totp();
 }
 
 export function cookieHeader(res: LightMyRequestResponse): string {
@@ -82,5 +151,6 @@ export async function headersFor(
   role: TRole,
 ): Promise<Record<string, string>> {
   const { email, password } = await t.createUser(role);
-  return { cookie: await t.sessionCookie(email, password), origin: ORIGIN };
+  // Someone whose role requires two-step verification sets it up first (decision 006).
+  return { cookie: await t.readyCookie(email, password, role), origin: ORIGIN };
 }

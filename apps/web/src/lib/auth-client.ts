@@ -1,11 +1,17 @@
 import { createAuthClient } from "better-auth/client";
-import { genericOAuthClient, inferAdditionalFields, jwtClient } from "better-auth/client/plugins";
+import {
+  genericOAuthClient,
+  inferAdditionalFields,
+  jwtClient,
+  twoFactorClient,
+} from "better-auth/client/plugins";
 
 /**
  * Better Auth is served by the portal API on the same origin, under /api/auth. This client is on the first
  * load of /login, so it carries only what the SPA calls: sign-in, sign-up, reset, the session (read through
  * TanStack Query, hence the framework-free client), `token()` (jwt plugin) and `signIn.oauth2()` (generic
- * OAuth plugin). The admin plugin's client adds nothing the SPA calls; the role it would type on the user is
+ * OAuth plugin) and two-step verification (twoFactor plugin: the second step of a sign-in here, enrolment in
+ * the SPA; decision 006). The admin plugin's client adds nothing the SPA calls; the role it would type on the user is
  * declared here instead. Back-office changes go through the portal API, never through Better Auth's admin API.
  */
 export const authClient = createAuthClient({
@@ -13,6 +19,7 @@ export const authClient = createAuthClient({
   plugins: [
     jwtClient(),
     genericOAuthClient(),
+    twoFactorClient(),
     inferAdditionalFields({ user: { role: { type: "string", required: false, input: false } } }),
   ],
 });

@@ -8,6 +8,7 @@ import { CheckingAuthentication } from "@/components/ui/spinner";
 import { AdminNav } from "@/features/admin/components/admin-nav";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { RequireAccess } from "@/features/auth/components/require-access";
+import { TwoFactorGate } from "@/features/auth/components/two-factor-gate";
 import { useSession } from "@/lib/session";
 
 function AdminShell() {
@@ -40,7 +41,9 @@ function AdminShell() {
           <FormMessage tone="error">Sign-out failed. Please try again.</FormMessage>
         </div>
       ) : null}
-      <Outlet />
+      <TwoFactorGate continueTo="/admin">
+        <Outlet />
+      </TwoFactorGate>
     </ShellLayout>
   );
 }

@@ -5,7 +5,9 @@ import { ShellLayout } from "@/components/layouts/shell-layout";
 import { FormMessage } from "@/components/ui/form-message";
 import { LogOutIcon, UserIcon } from "@/components/ui/icons";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
+import { useTwoFactorPolicy } from "@/features/auth/api/two-factor";
 import { RequireAccess } from "@/features/auth/components/require-access";
+import { TwoFactorGate } from "@/features/auth/components/two-factor-gate";
 import { WorkbookNav } from "@/features/workbooks/components/workbook-nav";
 import { useSession } from "@/lib/session";
 
@@ -13,12 +15,15 @@ function UserShell() {
   const navigate = useNavigate();
   const { data: session } = useSession();
   const signOut = useSignOut();
+  const twoFactor = useTwoFactorPolicy();
   if (!session) return null;
+  // Until required two-step verification is set up the server refuses the workbook list (decision 006).
+  const showWorkbooks = twoFactor.status === "optional" || twoFactor.status === "enrolled";
 
   return (
     <ShellLayout
       homeTo="/"
-      sidebar={(collapsed) => <WorkbookNav collapsed={collapsed} />}
+      sidebar={(collapsed) => (showWorkbooks ? <WorkbookNav collapsed={collapsed} /> : null)}
       headerEnd={
         <AccountMenu user={session.user}>
           <AccountMenuItem icon={<UserIcon className="size-4" />} onSelect={() => void navigate("/profile")}>
@@ -40,7 +45,9 @@ function UserShell() {
           <FormMessage tone="error">Sign-out failed. Please try again.</FormMessage>
         </div>
       ) : null}
-      <Outlet />
+      <TwoFactorGate continueTo="/">
+        <Outlet />
+      </TwoFactorGate>
     </ShellLayout>
   );
 }

@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 import { Button } from "@/components/ui/button";
 import { LogOutIcon } from "@/components/ui/icons";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
+import { TwoFactorSettings } from "@/features/auth/components/two-factor-settings";
 import { ProfileCard } from "@/features/profile/components/profile-card";
 import { useSession } from "@/lib/session";
 
@@ -12,20 +13,23 @@ export function Component() {
   const signOut = useSignOut();
 
   return (
-    <ProfileCard
-      user={session?.user ?? null}
-      logout={
-        <Button
-          variant="secondary"
-          isLoading={signOut.isPending}
-          onClick={() =>
-            signOut.mutate(undefined, { onSuccess: () => void navigate("/login", { replace: true }) })
-          }
-        >
-          {signOut.isPending ? null : <LogOutIcon className="size-4" />}
-          Logout
-        </Button>
-      }
-    />
+    <>
+      <ProfileCard
+        user={session?.user ?? null}
+        logout={
+          <Button
+            variant="secondary"
+            isLoading={signOut.isPending}
+            onClick={() =>
+              signOut.mutate(undefined, { onSuccess: () => void navigate("/login", { replace: true }) })
+            }
+          >
+            {signOut.isPending ? null : <LogOutIcon className="size-4" />}
+            Logout
+          </Button>
+        }
+      />
+      {session ? <TwoFactorSettings /> : null}
+    </>
   );
 }

@@ -1,18 +1,73 @@
 import type { TSignIn } from "@portal/contracts";
 
 import { authClient } from "@/lib/auth-client";
-import { toRequestError } from "@/lib/errors";
+import { AppRequestError, TOO_MANY_REQUESTS_MESSAGE, toRequestError } from "@/lib/errors";
 import { getSession } from "@/lib/get-session";
 import type { TSession } from "@/lib/get-session";
 
-/** Email + password sign-in; Better Auth sets the session cookie. */
-export async function signInWithEmail({ email, password }: TSignIn): Promise<void> {
-  const { error } = await authClient.signIn.email({ email, password });
+/** What the password step leads to: a session, or the second step (two-step verification, decision 006). */
+export type TSignInResult = { twoFactor: true } | { twoFactor: false; session: TSession | null };
+
+/** Email + password sign-in; Better Auth sets the session cookie, or asks for the second step. */
+export async function signInWithEmail({ email, password }: TSignIn): Promise<{ twoFactor: boolean }> {
+  const { data, error } = await authClient.signIn.email({ email, password });
   if (error) throw toRequestError(error, "Sign-in failed. Please check your email and password.");
+  return { twoFactor: !!data && "twoFactorRedirect" in data && data.twoFactorRedirect === true };
 }
 
 /** Signs in, then reads the new session (its role decides where the person goes); resolves with it. */
-export async function signIn(input: TSignIn): Promise<TSession | null> {
-  await signInWithEmail(input);
+export async function signIn(input: TSignIn): Promise<TSignInResult> {
+  const { twoFactor } = await signInWithEmail(input);
+  if (twoFactor) return { twoFactor: true };
+  return { twoFactor: false, session: await getSession() };
+}
+
+export type TSecondStepMethod = "totp" | "backup-code";
+
+/** Why the second step failed, in words; `restart` when the person must enter their password again. */
+const SECOND_STEP_ERRORS: Record<string, { text: string; restart?: boolean }> = {
+  INVALID_CODE: { text: "That code is not right. Check your authenticator app and try again." },
+  INVALID_BACKUP_CODE: { text: "That backup code is not valid or has already been used." },
+  INVALID_TWO_FACTOR_COOKIE: {
+    text: "This sign-in step has expired. Please sign in again.",
+    restart: true,
+  },
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: {
+    text: "Too many wrong codes. Please sign in again.",
+    restart: true,
+  },
+  ACCOUNT_TEMPORARILY_LOCKED: {
+    text: "Too many wrong codes in a row: two-step sign-in is locked for 15 minutes. Please try again later.",
+    restart: true,
+  },
+};
+
+/** An error of the second step; `restart` means the pending sign-in is over. */
+export class SecondStepError extends AppRequestError {
+  readonly restart: boolean;
+  constructor(message: string, restart: boolean, status?: number, code?: string) {
+    super(message, { status, code });
+    this.restart = restart;
+  }
+}
+
+/** Checks the code (or a backup code) of a pending sign-in; resolves with the new session. */
+export async function verifySecondStep({
+  method,
+  code,
+}: {
+  method: TSecondStepMethod;
+  code: string;
+}): Promise<TSession | null> {
+  const { error } =
+    method === "totp"
+      ? await authClient.twoFactor.verifyTotp({ code })
+      : await authClient.twoFactor.verifyBackupCode({ code });
+  if (error) {
+    const known = error.code ? SECOND_STEP_ERRORS[error.code] : undefined;
+    if (known) throw new SecondStepError(known.text, known.restart === true, error.status, error.code);
+    if (error.status === 429) throw new SecondStepError(TOO_MANY_REQUESTS_MESSAGE, false, 429, error.code);
+    throw toRequestError(error, "The code could not be checked. Please try again.");
+  }
   return getSession();
 }

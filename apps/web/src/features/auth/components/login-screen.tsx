@@ -56,6 +56,8 @@ type TLoginScreenProps = {
 /** /login: the combined client sign-in and Create Account screen. */
 export function LoginScreen({ config, search }: TLoginScreenProps) {
   const [mode, setMode] = useState<TMode>("sign-in");
+  // During the second step of a sign-in only the code form shows.
+  const [secondStep, setSecondStep] = useState(false);
   const [message, setMessage] = useState<TFormMessage>(() =>
     providerErrorMessage(new URLSearchParams(search).get("error")),
   );
@@ -85,14 +87,14 @@ export function LoginScreen({ config, search }: TLoginScreenProps) {
           </p>
         </header>
 
-        {config ? (
+        {config && !secondStep ? (
           <SocialSignIn
             providers={config.socialProviders}
             onError={(text) => setMessage({ tone: "error", text })}
           />
         ) : null}
 
-        {signUpEnabled ? (
+        {signUpEnabled && !secondStep ? (
           <div
             role="tablist"
             aria-label="Sign in or create an account"
@@ -129,11 +131,16 @@ export function LoginScreen({ config, search }: TLoginScreenProps) {
 
         <div
           id={`${tabsId}-panel`}
-          role={signUpEnabled ? "tabpanel" : undefined}
-          aria-labelledby={signUpEnabled ? `${tabsId}-${activeMode}-tab` : undefined}
+          role={signUpEnabled && !secondStep ? "tabpanel" : undefined}
+          aria-labelledby={signUpEnabled && !secondStep ? `${tabsId}-${activeMode}-tab` : undefined}
         >
           {activeMode === "sign-in" ? (
-            <SignInForm onSignedIn={goHome} message={message} onMessageChange={setMessage} />
+            <SignInForm
+              onSignedIn={goHome}
+              message={message}
+              onMessageChange={setMessage}
+              onSecondStepChange={setSecondStep}
+            />
           ) : config ? (
             <CreateAccountForm
               config={config}
@@ -144,7 +151,7 @@ export function LoginScreen({ config, search }: TLoginScreenProps) {
           ) : null}
         </div>
 
-        {config && !signUpEnabled ? (
+        {config && !signUpEnabled && !secondStep ? (
           <FormMessage tone="info">
             New accounts are set up by your advisory team. If you need access, please contact your advisor.
           </FormMessage>

@@ -14,6 +14,7 @@ import { useAsyncAction } from "@/lib/use-async-action";
 
 import { requestPasswordReset } from "../api/request-password-reset";
 import { signIn as signInWithSession } from "../api/sign-in";
+import { TwoFactorStep } from "./two-factor-step";
 
 export const RESET_EMAIL_REQUIRED = "Please enter your email to reset password.";
 export const RESET_EMAIL_SENT = "Password reset email sent. Check your inbox.";
@@ -28,6 +29,8 @@ type TSignInFormProps = {
   onMessageChange: (message: TFormMessage) => void;
   /** Shows the Reset Password link (client sign-in). */
   allowPasswordReset?: boolean;
+  /** Told when the second step (two-step verification) opens or closes, so the screen can hide the rest. */
+  onSecondStepChange?: (active: boolean) => void;
 };
 
 /** Email + password sign-in with an optional Reset Password link that uses the email typed above it. */
@@ -36,8 +39,14 @@ export function SignInForm({
   message,
   onMessageChange: setMessage,
   allowPasswordReset = true,
+  onSecondStepChange,
 }: TSignInFormProps) {
   const [finishing, setFinishing] = useState(false);
+  const [secondStep, setSecondStepState] = useState(false);
+  const setSecondStep = (active: boolean) => {
+    setSecondStepState(active);
+    onSecondStepChange?.(active);
+  };
   const signIn = useAsyncAction(signInWithSession);
   const requestReset = useAsyncAction(requestPasswordReset);
   const {
@@ -54,10 +63,14 @@ export function SignInForm({
   const onSubmit = handleSubmit((values) => {
     setMessage(null);
     signIn.run(values, {
-      onSuccess: async (session) => {
+      onSuccess: async (result) => {
+        if (result.twoFactor) {
+          setSecondStep(true);
+          return;
+        }
         setFinishing(true);
         try {
-          await onSignedIn(session);
+          await onSignedIn(result.session);
         } finally {
           setFinishing(false);
         }
@@ -87,6 +100,22 @@ export function SignInForm({
         }),
     });
   };
+
+  if (secondStep) {
+    return (
+      <TwoFactorStep
+        onSignedIn={async (session) => {
+          await onSignedIn(session);
+          // Still here (e.g. not an admin at /admin-login): show the outcome under the password form.
+          setSecondStep(false);
+        }}
+        onRestart={(text) => {
+          setSecondStep(false);
+          setMessage(text ? { tone: "error", text } : null);
+        }}
+      />
+    );
+  }
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">

@@ -1,0 +1,408 @@
+import { DEMO_ADMIN } from "@portal/contracts/demo";
+import { and, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+import type { DatabaseHandle } from "../src/db/client.ts";
+import { auditLog, twoFactors, users } from "../src/db/schema.ts";
+import { seedDemoData } from "../src/demo/seed.ts";
+import { cookieHeader, createTestApp, headersFor, ORIGIN, secretOfUri, totpCode } from "./support/app.ts";
+import { createTestDatabase } from "./support/database.ts";
+import { startSmtpServer } from "./support/smtp.ts";
+
+let database: DatabaseHandle;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let t: Awaited<ReturnType<typeof createTestApp>>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  smtp = await startSmtpServer();
+  t = await createTestApp(database, { SMTP_URL: smtp.url, AUTH_IP_LIMIT_PER_MINUTE: "1000" });
+});
+afterAll(async () => {
+  await t.app.close();
+  await smtp.close();
+  await database.close();
+});
+
+const get = (url: string, cookie: string) =>
+  t.app.inject({ method: "GET", url, headers: { cookie, origin: ORIGIN } });
+
+async function auditOf(email: string, actions: string[]) {
+  const rows = await database.db
+    .select({ action: auditLog.action, outcome: auditLog.outcome, details: auditLog.details })
+    .from(auditLog)
+    .where(and(eq(auditLog.actorEmail, email), inArray(auditLog.action, actions)))
+    .orderBy(auditLog.id);
+  return rows.map((r) => `${r.action}:${r.outcome}`);
+}
+
+/** A wrong 6-digit code for a secret (one that is none of the accepted window's codes). */
+async function wrongCode(secret: string) {
+  const right = await totpCode(secret);
+  return right === "000000" ? "111111" : "000000";
+}
+
+describe("MFA_REQUIRED_ROLES", () => {
+  const base = { NODE_ENV: "test", BETTER_AUTH_SECRET: "x".repeat(40), DATA_DIR: "/tmp/portal-mfa-config" };
+
+  it("defaults to admin, accepts a list, and an empty string means no role", () => {
+    expect(loadConfig(base).mfaRequiredRoles).toEqual(["admin"]);
+    expect(loadConfig({ ...base, MFA_REQUIRED_ROLES: "admin, employee" }).mfaRequiredRoles).toEqual([
+      "admin",
+      "employee",
+    ]);
+    expect(loadConfig({ ...base, MFA_REQUIRED_ROLES: "" }).mfaRequiredRoles).toEqual([]);
+  });
+
+  it("stops start-up on an unknown role", () => {
+    expect(() => loadConfig({ ...base, MFA_REQUIRED_ROLES: "admin,root" })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...base, MFA_REQUIRED_ROLES: "admin,root" })).toThrow(
+      /MFA_REQUIRED_ROLES: "root" is not a role/,
+    );
+  });
+
+  it("is published to the browser in /api/config", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/config" });
+    expect(res.json()).toMatchObject({ mfaRequiredRoles: ["admin"] });
+  });
+});
+
+describe("before an admin has set up two-step verification", () => {
+  it("answers 403 MFA_ENROLLMENT_REQUIRED on everything except what enrolment needs", async () => {
+    const { email, password } = await t.createUser("admin");
+    const cookie = await t.sessionCookie(email, password);
+
+    for (const url of [
+      "/api/admin/clients",
+      "/api/admin/workbooks",
+      "/api/me/workbooks",
+      "/api/auth/token",
+    ]) {
+      const res = await get(url, cookie);
+      expect(res.statusCode, url).toBe(403);
+      const body = res.json() as { code?: string; error?: string; message?: string };
+      expect(body.code, url).toBe("MFA_ENROLLMENT_REQUIRED");
+      expect(body.error ?? body.message).toMatch(/requires two-step verification/);
+    }
+    const write = await t.post("/api/admin/addworkbook", cookie, {
+      workbook_name: "Blocked-abcdefghijklmnopqrstuv",
+      team_name: "Blocked",
+    });
+    expect(write.statusCode).toBe(403);
+    expect(write.json()).toMatchObject({ code: "MFA_ENROLLMENT_REQUIRED" });
+
+    // The session, public config and the enrolment endpoints stay open.
+    const session = await get("/api/auth/get-session", cookie);
+    expect(session.statusCode).toBe(200);
+    expect(session.json()).toMatchObject({ user: { email, role: "admin", twoFactorEnabled: false } });
+    expect((await get("/api/config", cookie)).statusCode).toBe(200);
+    const enable = await t.post("/api/auth/two-factor/enable", cookie, { password });
+    expect(enable.statusCode).toBe(200);
+    expect((await t.post("/api/auth/sign-out", cookie, {})).statusCode).toBe(200);
+  });
+
+  it("does not apply to roles outside MFA_REQUIRED_ROLES", async () => {
+    const { cookie } = await headersFor(t, "client");
+    expect((await get("/api/me/workbooks", cookie!)).statusCode).toBe(200);
+    expect((await get("/api/auth/token", cookie!)).statusCode).toBe(200);
+  });
+
+  it("applies to whichever roles the configuration names", async () => {
+    const strict = await createTestApp(database, { MFA_REQUIRED_ROLES: "client" });
+    try {
+      const client = await strict.createUser("client");
+      const cookie = await strict.sessionCookie(client.email, client.password);
+      const res = await strict.app.inject({ method: "GET", url: "/api/me/workbooks", headers: { cookie } });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ code: "MFA_ENROLLMENT_REQUIRED" });
+      // With no role required, an unenrolled admin may work.
+      const relaxed = await createTestApp(database, { MFA_REQUIRED_ROLES: "" });
+      try {
+        const admin = await relaxed.createUser("admin");
+        const adminCookie = await relaxed.sessionCookie(admin.email, admin.password);
+        const list = await relaxed.app.inject({
+          method: "GET",
+          url: "/api/admin/workbooks",
+          headers: { cookie: adminCookie },
+        });
+        expect(list.statusCode).toBe(200);
+      } finally {
+        await relaxed.app.close();
+      }
+    } finally {
+      await strict.app.close();
+    }
+  });
+});
+
+describe("enrolment", () => {
+  it("needs the password, confirms with a code, then opens the admin API and audits it", async () => {
+    const { email, password } = await t.createUser("admin");
+    const cookie = await t.sessionCookie(email, password);
+
+    const wrongPassword = await t.post("/api/auth/two-factor/enable", cookie, {
+      password: "not-my-password-1",
+    });
+    expect(wrongPassword.statusCode).toBe(400);
+
+    const enabled = await t.post("/api/auth/two-factor/enable", cookie, { password });
+    expect(enabled.statusCode).toBe(200);
+    const { totpURI, backupCodes } = enabled.json() as { totpURI: string; backupCodes: string[] };
+    expect(totpURI).toMatch(/^otpauth:\/\/totp\/Meridian%20Client%20Portal:/);
+    expect(backupCodes).toHaveLength(10);
+    const [row] = await database.db
+      .select()
+      .from(twoFactors)
+      .innerJoin(users, eq(users.id, twoFactors.userId))
+      .where(eq(users.email, email));
+    // Stored encrypted, not yet confirmed, and the person is not enrolled until a code matches.
+    expect(row!.two_factor.verified).toBe(false);
+    expect(row!.two_factor.secret).not.toContain(new URL(totpURI).searchParams.get("secret"));
+    expect(row!.two_factor.backupCodes).not.toContain(backupCodes[0]);
+    expect(row!.users.twoFactorEnabled).toBe(false);
+
+    const secret = secretOfUri(totpURI);
+    const wrong = await t.post("/api/auth/two-factor/verify-totp", cookie, { code: await wrongCode(secret) });
+    expect(wrong.statusCode).toBe(401);
+    expect((await get("/api/admin/workbooks", cookie)).statusCode).toBe(403);
+
+    const confirmed = await t.post("/api/auth/two-factor/verify-totp", cookie, {
+      code: await totpCode(secret),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const newCookie = cookieHeader(confirmed);
+    expect((await get("/api/admin/workbooks", newCookie)).statusCode).toBe(200);
+    const [after] = await database.db.select().from(users).where(eq(users.email, email));
+    expect(after!.twoFactorEnabled).toBe(true);
+
+    expect(await auditOf(email, ["auth.mfa.enrolment_started", "auth.mfa.enabled"])).toEqual([
+      "auth.mfa.enrolment_started:failure",
+      "auth.mfa.enrolment_started:success",
+      "auth.mfa.enabled:failure",
+      "auth.mfa.enabled:success",
+    ]);
+  });
+
+  it("refuses trusted devices, which would let a later sign-in skip the code", async () => {
+    const { email, password } = await t.createUser("admin");
+    const cookie = await t.sessionCookie(email, password);
+    const { secret } = await t.enrolTwoFactor(email, password, cookie);
+    const challenge = await t.signIn(email, password, "10.9.0.1");
+    const res = await t.post(
+      "/api/auth/two-factor/verify-totp",
+      cookieHeader(challenge),
+      { code: await totpCode(secret), trustDevice: true },
+      "10.9.0.1",
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: "TRUST_DEVICE_NOT_OFFERED" });
+  });
+});
+
+describe("signing in with two-step verification", () => {
+  let admin: { email: string; password: string; secret: string; backupCodes: string[] };
+
+  beforeAll(async () => {
+    const { email, password } = await t.createUser("admin");
+    const cookie = await t.sessionCookie(email, password);
+    const { secret, backupCodes } = await t.enrolTwoFactor(email, password, cookie);
+    admin = { email, password, secret, backupCodes };
+  });
+
+  it("asks for the code after the password and gives no session until it is right", async () => {
+    const ip = "10.3.0.1";
+    const challenge = await t.signIn(admin.email, admin.password, ip);
+    expect(challenge.statusCode).toBe(200);
+    expect(challenge.json()).toEqual({ twoFactorRedirect: true, twoFactorMethods: ["totp"] });
+    const pending = cookieHeader(challenge);
+    expect(pending).toMatch(/portal\.two_factor=/);
+    expect((await get("/api/auth/get-session", pending)).json()).toBeNull();
+    expect((await get("/api/admin/workbooks", pending)).statusCode).toBe(401);
+
+    const wrong = await t.post(
+      "/api/auth/two-factor/verify-totp",
+      pending,
+      { code: await wrongCode(admin.secret) },
+      ip,
+    );
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ code: "INVALID_CODE" });
+
+    const right = await t.post(
+      "/api/auth/two-factor/verify-totp",
+      pending,
+      { code: await totpCode(admin.secret) },
+      ip,
+    );
+    expect(right.statusCode).toBe(200);
+    const session = cookieHeader(right);
+    expect((await get("/api/admin/workbooks", session)).statusCode).toBe(200);
+
+    // The pending step is used up.
+    const again = await t.post(
+      "/api/auth/two-factor/verify-totp",
+      pending,
+      { code: await totpCode(admin.secret) },
+      ip,
+    );
+    expect(again.statusCode).toBe(401);
+    expect(again.json()).toMatchObject({ code: "INVALID_TWO_FACTOR_COOKIE" });
+
+    const rows = await database.db
+      .select({ action: auditLog.action, outcome: auditLog.outcome, details: auditLog.details })
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.actorEmail, admin.email),
+          inArray(auditLog.action, ["auth.mfa.challenge", "auth.mfa.verify", "auth.sign_in"]),
+          eq(auditLog.ip, ip),
+        ),
+      )
+      .orderBy(auditLog.id);
+    expect(rows.map((r) => `${r.action}:${r.outcome}`)).toEqual([
+      "auth.mfa.challenge:success",
+      "auth.mfa.verify:failure",
+      "auth.mfa.verify:success",
+      "auth.sign_in:success",
+    ]);
+    expect(rows[1]!.details).toMatchObject({ method: "totp", status: 401, code: "INVALID_CODE" });
+    expect(rows[3]!.details).toMatchObject({ method: "/two-factor/verify-totp" });
+  });
+
+  it("ends the attempt after five wrong codes", async () => {
+    const ip = "10.3.0.2";
+    const pending = cookieHeader(await t.signIn(admin.email, admin.password, ip));
+    const bad = await wrongCode(admin.secret);
+    for (let i = 0; i < 5; i++) {
+      const res = await t.post("/api/auth/two-factor/verify-totp", pending, { code: bad }, ip);
+      expect(res.statusCode).toBe(401);
+    }
+    const locked = await t.post(
+      "/api/auth/two-factor/verify-totp",
+      pending,
+      { code: await totpCode(admin.secret) },
+      ip,
+    );
+    expect(locked.statusCode).toBe(400);
+    expect(locked.json()).toMatchObject({ code: "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" });
+    // A fresh sign-in with the right code works (the account lock needs 10 in a row).
+    expect((await t.sessionCookie(admin.email, admin.password)).length).toBeGreaterThan(0);
+  });
+
+  it("accepts each backup code once", async () => {
+    const code = admin.backupCodes[0]!;
+    const first = cookieHeader(await t.signIn(admin.email, admin.password, "10.3.0.3"));
+    const used = await t.post("/api/auth/two-factor/verify-backup-code", first, { code }, "10.3.0.3");
+    expect(used.statusCode).toBe(200);
+    expect((await get("/api/admin/workbooks", cookieHeader(used))).statusCode).toBe(200);
+
+    const second = cookieHeader(await t.signIn(admin.email, admin.password, "10.3.0.3"));
+    const reused = await t.post("/api/auth/two-factor/verify-backup-code", second, { code }, "10.3.0.3");
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json()).toMatchObject({ code: "INVALID_BACKUP_CODE" });
+    const other = await t.post(
+      "/api/auth/two-factor/verify-backup-code",
+      second,
+      { code: admin.backupCodes[1]! },
+      "10.3.0.3",
+    );
+    expect(other.statusCode).toBe(200);
+  });
+
+  it("still asks for the code after a password reset", async () => {
+    const requested = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/request-password-reset",
+      headers: { origin: ORIGIN, "content-type": "application/json" },
+      payload: { email: admin.email, redirectTo: "/reset-password" },
+    });
+    expect(requested.statusCode).toBe(200);
+    const mail = await smtp.nextMailTo(admin.email);
+    const link = new URL(mail.text.match(/https?:\/\/\S+/)![0]);
+    const landing = await t.app.inject({ method: "GET", url: link.pathname + link.search });
+    const token = new URL(landing.headers.location!, ORIGIN).searchParams.get("token")!;
+    const newPassword = "a-fresh-reset-passphrase-77";
+    const reset = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/reset-password",
+      headers: { origin: ORIGIN, "content-type": "application/json" },
+      payload: { newPassword, token },
+    });
+    expect(reset.statusCode).toBe(200);
+    // Resetting gives no session, and the next sign-in still stops at the second step.
+    expect(cookieHeader(reset)).not.toMatch(/portal\.session_token=[^;]+/);
+    const challenge = await t.signIn(admin.email, newPassword, "10.3.0.4");
+    expect(challenge.statusCode).toBe(200);
+    expect(challenge.json()).toMatchObject({ twoFactorRedirect: true });
+    expect((await get("/api/admin/workbooks", cookieHeader(challenge))).statusCode).toBe(401);
+    const [row] = await database.db.select().from(users).where(eq(users.email, admin.email));
+    expect(row!.twoFactorEnabled).toBe(true);
+    admin.password = newPassword;
+    expect((await t.sessionCookie(admin.email, newPassword)).length).toBeGreaterThan(0);
+  });
+
+  it("cannot be turned off by someone whose role requires it", async () => {
+    const cookie = await t.sessionCookie(admin.email, admin.password);
+    const res = await t.post("/api/auth/two-factor/disable", cookie, { password: admin.password });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: "MFA_REQUIRED_FOR_ROLE" });
+    const [row] = await database.db.select().from(users).where(eq(users.email, admin.email));
+    expect(row!.twoFactorEnabled).toBe(true);
+    expect(await auditOf(admin.email, ["auth.mfa.disabled"])).toEqual(["auth.mfa.disabled:denied"]);
+  });
+});
+
+describe("optional for other roles", () => {
+  it("a client may turn it on and, with the password, off again", async () => {
+    const { email, password } = await t.createUser("client");
+    const cookie = await t.sessionCookie(email, password);
+    const { cookie: enrolled } = await t.enrolTwoFactor(email, password, cookie);
+    expect((await get("/api/auth/get-session", enrolled)).json()).toMatchObject({
+      user: { twoFactorEnabled: true },
+    });
+    // Signing in now takes the code.
+    expect((await t.signIn(email, password, "10.4.0.1")).json()).toMatchObject({ twoFactorRedirect: true });
+
+    const wrong = await t.post("/api/auth/two-factor/disable", enrolled, { password: "not-the-password-9" });
+    expect(wrong.statusCode).toBe(400);
+    const off = await t.post("/api/auth/two-factor/disable", enrolled, { password });
+    expect(off.statusCode).toBe(200);
+    expect((await get("/api/auth/get-session", cookieHeader(off))).json()).toMatchObject({
+      user: { twoFactorEnabled: false },
+    });
+    const plain = await t.signIn(email, password, "10.4.0.2");
+    expect(plain.json()).not.toHaveProperty("twoFactorRedirect");
+    expect(await auditOf(email, ["auth.mfa.enabled", "auth.mfa.disabled"])).toEqual([
+      "auth.mfa.enabled:success",
+      "auth.mfa.disabled:failure",
+      "auth.mfa.disabled:success",
+    ]);
+  });
+});
+
+describe("demo admin", () => {
+  it("is set up with the published demo key, so its sign-in takes a code from it", async () => {
+    const demo = await seedDemoData(t.auth, database.db);
+    const entry = demo.find((d) => d.role === "admin")!;
+    expect(entry.totp?.uri).toMatch(/^otpauth:\/\/totp\//);
+    expect(entry.totp?.key).toMatch(/^[A-Z2-7]+$/);
+    const challenge = await t.signIn(DEMO_ADMIN.email, DEMO_ADMIN.password, "10.5.0.1");
+    expect(challenge.json()).toMatchObject({ twoFactorRedirect: true });
+    const verified = await t.post(
+      "/api/auth/two-factor/verify-totp",
+      cookieHeader(challenge),
+      { code: await totpCode(DEMO_ADMIN.totpSecret) },
+      "10.5.0.1",
+    );
+    expect(verified.statusCode).toBe(200);
+    expect((await get("/api/admin/workbooks", cookieHeader(verified))).statusCode).toBe(200);
+    // Seeding again keeps what is there.
+    await seedDemoData(t.auth, database.db);
+    const rows = await database.db
+      .select()
+      .from(twoFactors)
+      .innerJoin(users, eq(users.id, twoFactors.userId))
+      .where(eq(users.email, DEMO_ADMIN.email));
+    expect(rows).toHaveLength(1);
+  });
+});

@@ -1,0 +1,218 @@
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import type { FormEvent, ReactNode } from "react";
+import QRCode from "react-qr-code";
+
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { FormMessage } from "@/components/ui/form-message";
+import { getErrorMessage } from "@/lib/errors";
+
+import { confirmTwoFactor, startTwoFactor, totpKeyOf } from "../api/two-factor";
+import type { TEnrolment } from "../api/two-factor";
+
+type TSetupProps = {
+  /** Called once the secret exists (the person is now mid-way: keep this screen until `onDone`). */
+  onStarted?: () => void;
+  /** After the backup codes were shown and the person continues. */
+  onDone: () => void | Promise<void>;
+  /** Label of the last button ("Continue to the admin area", "Done"). */
+  doneLabel: string;
+  /** Offers to stop before anything changed (optional enrolment only). */
+  onCancel?: () => void;
+};
+
+/** The key in groups of four, as authenticator apps show and accept it. */
+function groupKey(key: string) {
+  return key.match(/.{1,4}/g)?.join(" ") ?? key;
+}
+
+function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
+  return (
+    <li className="flex gap-4">
+      <span
+        aria-hidden="true"
+        className="flex size-7 shrink-0 items-center justify-center rounded-full bg-navy-900 text-sm font-semibold text-white"
+      >
+        {n}
+      </span>
+      <div className="min-w-0 flex-1 space-y-3">
+        <h3 className="text-base font-semibold text-navy-950">{title}</h3>
+        {children}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * Enrolment in two-step verification (decision 006): confirm the password, scan the QR code (or type the
+ * key), confirm with a code, then see the backup codes once.
+ */
+export function TwoFactorSetup({ onStarted, onDone, doneLabel, onCancel }: TSetupProps) {
+  const [enrolment, setEnrolment] = useState<TEnrolment | null>(null);
+  const [confirmed, setConfirmed] = useState(false);
+  const [password, setPassword] = useState("");
+  const [code, setCode] = useState("");
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [finishing, setFinishing] = useState(false);
+  const start = useMutation({ mutationFn: startTwoFactor });
+  const confirm = useMutation({ mutationFn: confirmTwoFactor });
+
+  const onPassword = (event: FormEvent) => {
+    event.preventDefault();
+    if (!password) {
+      setFieldError("Enter your password.");
+      return;
+    }
+    setFieldError(undefined);
+    start.mutate(password, {
+      onSuccess: (data) => {
+        setPassword("");
+        setEnrolment(data);
+        onStarted?.();
+      },
+    });
+  };
+
+  const onCode = (event: FormEvent) => {
+    event.preventDefault();
+    const value = code.replace(/\s+/g, "");
+    if (!/^\d{6}$/.test(value)) {
+      setFieldError("Enter the 6 digits from your authenticator app.");
+      return;
+    }
+    setFieldError(undefined);
+    confirm.mutate(value, { onSuccess: () => setConfirmed(true) });
+  };
+
+  if (!enrolment) {
+    return (
+      <form onSubmit={onPassword} noValidate className="max-w-md space-y-4">
+        <p className="text-sm text-slate-600">
+          Two-step verification asks for a code from an authenticator app on your phone (such as Google
+          Authenticator, Microsoft Authenticator or 1Password) each time you sign in, so your password alone
+          is not enough. Confirm your password to start.
+        </p>
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          error={fieldError}
+        />
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" isLoading={start.isPending}>
+            {start.isPending ? "Checking..." : "Continue"}
+          </Button>
+          {onCancel ? (
+            <Button variant="secondary" onClick={onCancel} disabled={start.isPending}>
+              Cancel
+            </Button>
+          ) : null}
+        </div>
+        {start.isError ? (
+          <FormMessage tone="error">
+            {getErrorMessage(start.error, "Two-step verification could not be started. Please try again.")}
+          </FormMessage>
+        ) : null}
+      </form>
+    );
+  }
+
+  if (confirmed) {
+    return (
+      <div className="space-y-5">
+        <FormMessage tone="success">Two-step verification is on.</FormMessage>
+        <div className="space-y-2">
+          <h3 className="text-base font-semibold text-navy-950">Save your backup codes</h3>
+          <p className="text-sm text-slate-600">
+            If you lose your phone, each of these codes signs you in once instead of a code from the app.
+            Store them somewhere safe, such as a password manager or a printed copy kept under lock.{" "}
+            <strong className="font-semibold text-navy-950">They are shown only this once.</strong>
+          </p>
+        </div>
+        <ul
+          aria-label="Backup codes"
+          className="grid max-w-md grid-cols-2 gap-2 rounded-xl border border-slate-200 bg-slate-50 p-4 font-mono text-sm text-navy-950"
+        >
+          {enrolment.backupCodes.map((backupCode) => (
+            <li key={backupCode} className="tracking-wide">
+              {backupCode}
+            </li>
+          ))}
+        </ul>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            variant="secondary"
+            onClick={() => void navigator.clipboard?.writeText(enrolment.backupCodes.join("\n"))}
+          >
+            Copy codes
+          </Button>
+          <Button
+            isLoading={finishing}
+            onClick={() => {
+              setFinishing(true);
+              void Promise.resolve(onDone()).finally(() => setFinishing(false));
+            }}
+          >
+            {doneLabel}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const key = totpKeyOf(enrolment.totpURI);
+  return (
+    <ol className="space-y-8">
+      <Step n={1} title="Scan the QR code with your authenticator app">
+        <div className="flex flex-col gap-5 sm:flex-row sm:items-start">
+          <div className="w-fit rounded-xl border border-slate-200 bg-white p-3 shadow-sm">
+            <QRCode
+              value={enrolment.totpURI}
+              size={168}
+              fgColor="#0b1b33"
+              title="QR code for your authenticator app"
+              role="img"
+              aria-label="QR code for your authenticator app"
+            />
+          </div>
+          <div className="min-w-0 space-y-2 text-sm text-slate-600">
+            <p>In the app, choose to add an account and scan this code.</p>
+            <p>Can&apos;t scan it? Choose to enter a setup key and type this one (time-based):</p>
+            <p
+              aria-label="Setup key"
+              className="rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-sm text-navy-950 select-all"
+            >
+              {groupKey(key)}
+            </p>
+          </div>
+        </div>
+      </Step>
+      <Step n={2} title="Enter the code the app shows">
+        <form onSubmit={onCode} noValidate className="max-w-xs space-y-4">
+          <TextField
+            label="6-digit code"
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={9}
+            placeholder="123456"
+            className="font-mono tracking-[0.3em]"
+            error={fieldError}
+          />
+          <Button type="submit" isLoading={confirm.isPending}>
+            {confirm.isPending ? "Verifying..." : "Verify"}
+          </Button>
+          {confirm.isError ? (
+            <FormMessage tone="error">
+              {getErrorMessage(confirm.error, "The code could not be checked. Please try again.")}
+            </FormMessage>
+          ) : null}
+        </form>
+      </Step>
+    </ol>
+  );
+}
