@@ -29,6 +29,13 @@ async function main() {
     console.log(
       `Admin ${values.email} ${result === "created" ? "created" : "updated (password and role reset)"}.`,
     );
+    if (config.mfaRequiredRoles.includes("admin")) {
+      console.log(
+        result === "created"
+          ? "They set up two-step verification on their first sign-in."
+          : "Their two-step verification, if already set up, is kept.",
+      );
+    }
   } finally {
     await database.close();
   }

@@ -55,11 +55,15 @@ export const configQueryOptions = { queryKey: ["config"], queryFn: () => getConf
  * Whether the signed-in person must set up two-step verification before using the portal (their role is in
  * MFA_REQUIRED_ROLES and they have not): "pending" while the settings load. The server enforces the same rule.
  */
-export function useTwoFactorPolicy(): { status: "pending" | "required" | "optional" | "enrolled" } {
+export function useTwoFactorPolicy(): {
+  status: "pending" | "required" | "optional" | "enrolled";
+  /** The role requires it (so it cannot be turned off). */
+  requiredForRole: boolean;
+} {
   const { data: session } = useSession();
   const config = useQuery(configQueryOptions);
-  if (session?.user.twoFactorEnabled) return { status: "enrolled" };
-  if (config.isPending) return { status: "pending" };
-  const roles = config.data?.mfaRequiredRoles ?? [];
-  return { status: requiresTwoFactor(session?.user.role, roles) ? "required" : "optional" };
+  const requiredForRole = requiresTwoFactor(session?.user.role, config.data?.mfaRequiredRoles ?? []);
+  if (session?.user.twoFactorEnabled) return { status: "enrolled", requiredForRole };
+  if (config.isPending) return { status: "pending", requiredForRole };
+  return { status: requiredForRole ? "required" : "optional", requiredForRole };
 }

@@ -62,12 +62,14 @@ export function TwoFactorSettings() {
             </h2>
             <p className="text-sm text-slate-600">
               {enabled
-                ? "On: signing in asks for a code from your authenticator app."
+                ? policy.requiredForRole
+                  ? "On (required for your role): signing in asks for a code from your authenticator app."
+                  : "On: signing in asks for a code from your authenticator app."
                 : "Off: add a code from an authenticator app to your password when you sign in."}
             </p>
           </div>
         </div>
-        {mode === "view" ? (
+        {mode === "view" && !(enabled && policy.requiredForRole) ? (
           enabled ? (
             <Button
               variant="secondary"
