@@ -4,19 +4,25 @@ import { chromium } from "@playwright/test";
 import { startPortal } from "./lib/serve.mjs";
 
 const portal = await startPortal();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+// Stop the portal whatever happens next (a browser that will not start included).
+const browser = await chromium
+  .launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  })
+  .catch(async (error) => {
+    await portal.stop();
+    throw error;
+  });
 try {
   const page = await browser.newPage();
   const scripts = [];
