@@ -63,6 +63,8 @@ export async function startPortal(extraEnv = {}) {
   const started = performance.now();
   const server = spawnServer(process.execPath, [path.join(root, "scripts/start.mjs")], {
     PORT: String(port),
+    // Its own analytics port too, so a portal already running on this machine does not get in the way.
+    ANALYTICS_PORT: String(await freePort()),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
