@@ -109,8 +109,13 @@ export async function deliverDueRequests(options: ProvisioningOptions, limit = 2
   return delivered;
 }
 
+/** The live (not archived) team with exactly this name, if the BI service has one. */
+async function findTeam(client: SigmaRestClient, name: string) {
+  return (await client.listTeams(name)).find((t) => t.name === name && !t.isArchived);
+}
+
 async function ensureTeam(client: SigmaRestClient, name: string): Promise<string> {
-  const existing = (await client.listTeams(name)).find((t) => t.name === name && !t.isArchived);
+  const existing = await findTeam(client, name);
   if (existing) return existing.teamId;
   return (await client.createTeam({ name })).teamId;
 }
@@ -178,7 +183,7 @@ async function deliver({ client, config }: ProvisioningOptions, request: Request
       const wanted = new Set(m.teams ?? []);
       for (const team of m.managedTeams ?? []) {
         if (wanted.has(team)) continue;
-        const existing = (await client.listTeams(team)).find((t) => t.name === team && !t.isArchived);
+        const existing = await findTeam(client, team);
         if (!existing) continue;
         const current = await client.listTeamMembers(existing.teamId);
         if (current.some((x) => x.memberId === member.memberId)) {
