@@ -15,16 +15,15 @@ import autocannon from "autocannon";
 import { DEMO_CLIENTS, DEMO_WORKBOOKS } from "@portal/contracts/demo";
 import Fastify from "fastify";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { rows } from "../src/admin/shared.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createPglite, fromPglite, fromPostgres, type DatabaseHandle } from "../src/db/client.ts";
 import { seedDemoData } from "../src/demo/seed.ts";
+import { BENCH_SERVER, serverAdmin } from "./server-admin.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const SERVER = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",");
 const SCRATCH_DB = `portal_bench_embed_${process.pid}`;
 
@@ -57,24 +56,14 @@ async function load(url: string, headers: Record<string, string>, body: string):
   };
 }
 
-async function serverAdmin(sqlText: string) {
-  const client = new pg.Client({ connectionString: SERVER });
-  await client.connect();
-  try {
-    await client.query(sqlText);
-  } finally {
-    await client.end();
-  }
-}
-
 async function openScratchPostgres(): Promise<DatabaseHandle | null> {
   try {
     await serverAdmin(`create database ${SCRATCH_DB}`);
   } catch (error) {
-    console.log(`PostgreSQL at ${SERVER} not reachable, skipped: ${(error as Error).message}`);
+    console.log(`PostgreSQL at ${BENCH_SERVER} not reachable, skipped: ${(error as Error).message}`);
     return null;
   }
-  const url = new URL(SERVER);
+  const url = new URL(BENCH_SERVER);
   url.pathname = `/${SCRATCH_DB}`;
   return fromPostgres(url.toString());
 }
