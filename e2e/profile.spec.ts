@@ -55,9 +55,13 @@ test("Logout from the avatar menu ends the session and goes to /login", async ({
   await page.getByRole("button", { name: "Open account menu" }).click();
   await page.getByRole("menuitem", { name: "Logout" }).click();
   await expect(page).toHaveURL("/login");
+  // The sign-in page itself has loaded (the SPA hands /login over with a full page load).
+  await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
   expect(await (await page.request.get("/api/auth/get-session")).json()).toBeNull();
-  await page.goto("/profile");
+  // The guard's hand-off to /login may start before /profile's load event, so wait for the commit only.
+  await page.goto("/profile", { waitUntil: "commit" });
   await expect(page).toHaveURL("/login");
+  await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
 });
 
 test("Logout on the profile page goes to /login", async ({ page, login, createAccount }) => {
@@ -82,6 +86,10 @@ test("admin Logout shows the check, then returns to /admin-login signed out", as
   await expect(page.getByRole("status")).toHaveText("Checking authentication...");
   release();
   await expect(page).toHaveURL("/admin-login");
-  await page.goto("/admin");
+  // The sign-in page itself has loaded (the SPA hands /admin-login over with a full page load).
+  await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
+  // The guard's hand-off to /admin-login may start before /admin's load event, so wait for the commit only.
+  await page.goto("/admin", { waitUntil: "commit" });
   await expect(page).toHaveURL("/admin-login");
+  await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
 });
