@@ -1,6 +1,7 @@
 /**
  * npm run bench:embed — POST /api/sigma/provision-and-embed under load (session check, access decision,
- * JWT minting, audit insert) next to a bare Fastify route answering the same JSON, in the same run.
+ * JWT minting, audit insert) next to a bare Fastify route answering the same JSON, in the same run, and
+ * next to a route behind the portal's own hooks that answers that JSON without doing any work.
  * Target: ratio of requests/s ≥ 0.35, p99 < 25 ms.
  *
  * Runs on the embedded PGlite as `npm start` uses it (on disk, in a scratch directory) and, when reachable,
@@ -89,6 +90,10 @@ async function run(kind: "pglite" | "postgres") {
       AUTH_IP_LIMIT_PER_MINUTE: "100000",
     });
     const { app, auth } = await buildApp({ config, database, logger: false });
+    // The floor: a route behind the same hooks (security headers, session check, CSRF, access-cache
+    // upkeep) answering a fixed body, so the run shows what the embed work itself adds.
+    let fixed: unknown = {};
+    app.post("/api/bench/same-hooks", { config: { keepsAccess: true } }, async () => fixed);
     await seedDemoData(auth, database.db);
     await app.listen({ port, host: "127.0.0.1" });
     const [client] = DEMO_CLIENTS;
@@ -107,22 +112,26 @@ async function run(kind: "pglite" | "postgres") {
       await fetch(`${config.publicUrl}/api/sigma/provision-and-embed`, { method: "POST", headers, body })
     ).json();
     if (typeof sample.embedUrl !== "string") throw new Error(`unexpected answer: ${JSON.stringify(sample)}`);
+    fixed = sample;
 
     const bare = Fastify();
     bare.post("/embed", async () => sample);
     await bare.listen({ port: port + 1, host: "127.0.0.1" });
 
     const baseline = await load(`http://127.0.0.1:${port + 1}/embed`, headers, body);
+    const floor = await load(`${config.publicUrl}/api/bench/same-hooks`, headers, body);
     const portal = await load(`${config.publicUrl}/api/sigma/provision-and-embed`, headers, body);
     const issued = rows<{ n: number }>(
       await database.db.execute(sql`select count(*)::int as n from audit_log where action = 'embed.issued'`),
     )[0]!.n;
     console.log(`\n${kind}: ${CONNECTIONS} connections, ${DURATION} s each, loopback`);
     console.log(line("bare Fastify, same JSON", baseline));
+    console.log(line("portal hooks, same JSON", floor));
     console.log(line("provision-and-embed", portal));
     console.log(`embed URLs recorded in the audit log: ${issued} (2xx answers under load: ${portal.total})`);
     const ratio = portal.rps / baseline.rps;
     console.log(`ratio ${ratio.toFixed(2)} (target ≥ 0.35); p99 ${portal.p99} ms (target < 25 ms)`);
+    console.log(`portal hooks alone: ratio ${(floor.rps / baseline.rps).toFixed(2)} of the bare route`);
     await bare.close();
     await app.close();
   } finally {
