@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
+import { chromiumLaunchOptions } from "./scripts/lib/chromium.mjs";
 
 import {
   BASE_URL,
@@ -49,20 +50,8 @@ export default defineConfig({
     baseURL,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      // Debian's Chromium; Playwright's own browser downloads are never used.
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    // Debian's Chromium; Playwright's own browser downloads are never used.
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [{ name: "chromium", use: { viewport: { width: 1280, height: 800 } } }],
   webServer: [

@@ -1,28 +1,15 @@
 // npm run bench:web — gzipped size of the JavaScript that /login actually loads in Chromium (target ≤ 120 KB).
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
+import { chromiumLaunchOptions } from "./lib/chromium.mjs";
 import { startPortal } from "./lib/serve.mjs";
 
 const portal = await startPortal();
 // Stop the portal whatever happens next (a browser that will not start included).
-const browser = await chromium
-  .launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  })
-  .catch(async (error) => {
-    await portal.stop();
-    throw error;
-  });
+const browser = await chromium.launch(chromiumLaunchOptions).catch(async (error) => {
+  await portal.stop();
+  throw error;
+});
 try {
   const page = await browser.newPage();
   const scripts = [];

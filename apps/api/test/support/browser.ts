@@ -1,18 +1,7 @@
 import { chromium, type Browser } from "@playwright/test";
+import { chromiumLaunchOptions } from "../../../../scripts/lib/chromium.mjs";
 
-/** Debian's Chromium, headless, with the flags this offline machine needs. Never downloads a browser. */
+/** Debian's Chromium, launched as every browser test launches it. Never downloads a browser. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  return chromium.launch(chromiumLaunchOptions);
 }
