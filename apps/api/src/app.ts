@@ -200,7 +200,17 @@ export async function buildApp({
 
   const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    const assets = path.join(path.resolve(webDist), "assets") + path.sep;
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      // Vite names every built asset after its content, so a changed file gets a new name: browsers may
+      // keep assets for good. Other files (the favicon) are revalidated.
+      setHeaders: (reply, filePath) => {
+        if (filePath.startsWith(assets)) reply.header("cache-control", "public, max-age=31536000, immutable");
+      },
+    });
   }
   const hasSignInPage = hasWeb && existsSync(path.join(webDist, "login.html"));
   app.setNotFoundHandler((request, reply) => {
@@ -211,7 +221,10 @@ export async function buildApp({
       // The sign-in screens are their own small page (decision 004); every other client-side route
       // (including the SPA's own 404 page) is served by index.html.
       const signIn = hasSignInPage && signInPathOf(request.url.split("?", 1)[0] ?? "") !== null;
-      return reply.header("cache-control", "no-cache").sendFile(signIn ? "login.html" : "index.html");
+      // Always revalidated, so a new release's asset names are picked up (sendFile's own header is off).
+      return reply
+        .header("cache-control", "no-cache")
+        .sendFile(signIn ? "login.html" : "index.html", { cacheControl: false });
     }
     return reply.status(404).send({ error: "Not found.", requestId: request.id });
   });

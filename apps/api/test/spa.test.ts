@@ -24,6 +24,7 @@ beforeAll(async () => {
     '<!doctype html><div id="root"></div><script src="/sign-in"></script>',
   );
   writeFileSync(path.join(dist, "assets", "main-abc.js"), "console.log(1)");
+  writeFileSync(path.join(dist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
   ({ app } = await buildApp({ config, database, webDist: dist, logger: false }));
 });
 afterAll(async () => {
@@ -47,10 +48,17 @@ it("serves the SPA for client-side routes, real assets as files, and 404 for mis
     const res = await app.inject({ method: "GET", url: route });
     expect(res.statusCode, route).toBe(200);
     expect(res.body, route).toContain('<script src="/spa">');
+    // The page names this release's assets, so it is revalidated every time.
+    expect(res.headers["cache-control"], route).toBe("no-cache");
   }
   const asset = await app.inject({ method: "GET", url: "/assets/main-abc.js" });
   expect(asset.statusCode).toBe(200);
   expect(asset.headers["content-type"]).toMatch(/javascript/);
+  // Built assets are named after their content: cached for good.
+  expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  const favicon = await app.inject({ method: "GET", url: "/favicon.svg" });
+  expect(favicon.statusCode).toBe(200);
+  expect(favicon.headers["cache-control"]).toBe("public, max-age=0");
   const missing = await app.inject({ method: "GET", url: "/assets/main-old.js" });
   expect(missing.statusCode).toBe(404);
   expect(missing.json()).toMatchObject({ error: "Not found." });
@@ -71,6 +79,7 @@ it("serves the sign-in page for the sign-in screens (decision 004), with or with
       const res = await app.inject({ method, url: route });
       expect(res.statusCode, `${method} ${route}`).toBe(200);
       expect(res.headers["content-type"], route).toMatch(/text\/html/);
+      expect(res.headers["cache-control"], route).toBe("no-cache");
       if (method === "GET") expect(res.body, route).toContain('<script src="/sign-in">');
     }
   }
