@@ -17,6 +17,7 @@ import {
   findWorkbooks,
   employeesOfClient,
   queueMemberUpsert,
+  queueMemberUpserts,
   setDisplayName,
 } from "./people.ts";
 import {
@@ -204,7 +205,7 @@ export async function deleteClient(db: Database, cId: number, actor: Actor): Pro
     if (!removed || !before) throw notFound("Client not found.");
     await disableSignIn(tx, removed.userId, "Client deleted");
     // The client's employees lose the teams they had only through this client.
-    for (const userId of employeesToUpdate) await queueMemberUpsert(tx, userId);
+    await queueMemberUpserts(tx, employeesToUpdate);
     await enqueueProvisioning(tx, {
       userId: removed.userId,
       kind: "member.deactivate",

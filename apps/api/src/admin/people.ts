@@ -119,25 +119,43 @@ export interface PersonSnapshot {
  * `managedTeams` are the teams the portal owns (every workbook's team, plus `formerTeams` of a workbook
  * just renamed or deleted): a membership in one of those that is not in `teams` is removed.
  */
-export async function memberUpsertPayload(tx: Transaction, userId: string, formerTeams: string[] = []) {
+export async function memberUpsertPayload(
+  tx: Transaction,
+  userId: string,
+  formerTeams: string[] = [],
+  managedTeams?: string[],
+) {
   const identity = await embedIdentityForUser(tx, userId);
   if (!identity) return null;
-  const catalogue = await tx.selectDistinct({ teamName: workbooks.teamName }).from(workbooks);
   return {
     email: identity.user.email,
     firstName: identity.user.firstName,
     lastName: identity.user.lastName,
     privilege: identity.user.privilege,
     teams: identity.user.teams,
-    managedTeams: [...new Set([...catalogue.map((w) => w.teamName), ...formerTeams])].sort(),
+    managedTeams: managedTeams ?? (await portalTeams(tx, formerTeams)),
   };
+}
+
+/** Every workbook's team, plus `formerTeams`: the teams whose memberships the portal manages. */
+async function portalTeams(tx: Transaction, formerTeams: string[]): Promise<string[]> {
+  const catalogue = await tx.selectDistinct({ teamName: workbooks.teamName }).from(workbooks);
+  return [...new Set([...catalogue.map((w) => w.teamName), ...formerTeams])].sort();
 }
 
 /** Queues the person's complete current state for the BI service. */
 export async function queueMemberUpsert(tx: Transaction, userId: string, formerTeams: string[] = []) {
-  const payload = await memberUpsertPayload(tx, userId, formerTeams);
-  if (!payload) return;
-  await enqueueProvisioning(tx, { userId, kind: "member.upsert", payload });
+  await queueMemberUpserts(tx, [userId], formerTeams);
+}
+
+/** Queues several people's complete current state; the team catalogue is read once for all of them. */
+export async function queueMemberUpserts(tx: Transaction, userIds: string[], formerTeams: string[] = []) {
+  if (userIds.length === 0) return;
+  const managedTeams = await portalTeams(tx, formerTeams);
+  for (const userId of userIds) {
+    const payload = await memberUpsertPayload(tx, userId, formerTeams, managedTeams);
+    if (payload) await enqueueProvisioning(tx, { userId, kind: "member.upsert", payload });
+  }
 }
 
 /** The sign-in accounts of every client assigned the workbook and of those clients' employees. */

@@ -5,7 +5,7 @@ import { recordAudit } from "../audit/audit.ts";
 import type { Database, Executor } from "../db/client.ts";
 import { workbooks } from "../db/schema.ts";
 import { AppError, notFound } from "../lib/errors.ts";
-import { peopleSeeingWorkbook, queueMemberUpsert } from "./people.ts";
+import { peopleSeeingWorkbook, queueMemberUpserts } from "./people.ts";
 import {
   auditActor,
   containsPattern,
@@ -112,9 +112,7 @@ export async function editWorkbook(
           payload: { name: workbook.team_name, previousName: before.teamName, workbookId: id },
         });
         // Everyone who sees the workbook moves from the old team to the new one.
-        for (const userId of await peopleSeeingWorkbook(tx, id)) {
-          await queueMemberUpsert(tx, userId, [before.teamName]);
-        }
+        await queueMemberUpserts(tx, await peopleSeeingWorkbook(tx, id), [before.teamName]);
       }
       await recordAudit(tx, {
         action: "workbook.updated",
@@ -138,7 +136,7 @@ export async function deleteWorkbook(db: Database, id: number, actor: Actor): Pr
     const [before] = await tx.delete(workbooks).where(eq(workbooks.id, id)).returning();
     if (!before) throw notFound("Workbook not found.");
     // Those who saw it leave its team (unless another workbook they still see shares the team).
-    for (const userId of affected) await queueMemberUpsert(tx, userId, [before.teamName]);
+    await queueMemberUpserts(tx, affected, [before.teamName]);
     await recordAudit(tx, {
       action: "workbook.deleted",
       outcome: "success",
