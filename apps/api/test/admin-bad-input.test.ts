@@ -25,6 +25,12 @@ beforeAll(async () => {
       payload: { workbook_name: "Bad-Input-abcdefghijklmnopqrstuv", team_name: "Team" },
     })
   ).json().data;
+  await t.app.inject({
+    method: "POST",
+    url: "/api/admin/addworkbook",
+    headers: admin,
+    payload: { workbook_name: "Bad-Input-Other-abcdefghijklmnopqrstuv", team_name: "Other Team" },
+  });
   const client = (
     await t.app.inject({
       method: "POST",
@@ -320,6 +326,11 @@ const cases: Record<string, { method: "POST" | "PUT" | "DELETE"; url: () => stri
           { workbook_name: "Bad-Input-abcdefghijklmnopqrstuv", team_name: "T" },
           "A workbook named Bad-Input-abcdefghijklmnopqrstuv already exists.",
         ],
+        [
+          "team differing only in case",
+          { workbook_name: "Some-abcdefghijklmnopqrstuv", team_name: "other TEAM" },
+          "Another workbook uses the team Other Team. Use exactly that name to share the team, or a different name.",
+        ],
       ],
     },
     editworkbook: {
@@ -332,6 +343,11 @@ const cases: Record<string, { method: "POST" | "PUT" | "DELETE"; url: () => stri
           "extra field",
           { workbook_name: existing.wb.workbook_name, team_name: "T", id: 5 },
           "Unknown field: id.",
+        ],
+        [
+          "team differing only in case",
+          { workbook_name: existing.wb.workbook_name, team_name: "other team" },
+          "Another workbook uses the team Other Team. Use exactly that name to share the team, or a different name.",
         ],
       ],
     },
@@ -414,5 +430,26 @@ describe("transport-level bad input", () => {
     });
     expect(oversized.statusCode).toBe(413);
     expect(typeof oversized.json().error).toBe("string");
+  });
+});
+
+describe("team names", () => {
+  it("lets workbooks share a team under its exact name, and a workbook re-case a team no other uses", async () => {
+    const shared = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/addworkbook",
+      headers: admin,
+      payload: { workbook_name: "Shared-Team-abcdefghijklmnopqrstuv", team_name: "Other Team" },
+    });
+    expect(shared.statusCode).toBe(201);
+    expect(shared.json().data.team_name).toBe("Other Team");
+    const recased = await t.app.inject({
+      method: "PUT",
+      url: `/api/admin/editworkbook/${existing.wb.id}`,
+      headers: admin,
+      payload: { workbook_name: existing.wb.workbook_name, team_name: "TEAM" },
+    });
+    expect(recased.statusCode).toBe(200);
+    expect(recased.json().data.team_name).toBe("TEAM");
   });
 });

@@ -64,10 +64,33 @@ async function assertNameFree(db: Executor, name: string, exceptId?: number) {
   }
 }
 
+/**
+ * Workbooks may share a team, but only under one spelling: the BI service may treat "Tax Team" and
+ * "tax team" as one team, so two spellings would fight over the same members (DEVIATIONS D31).
+ */
+async function assertTeamSpelling(db: Executor, teamName: string, exceptId?: number) {
+  const [other] = await db
+    .select({ teamName: workbooks.teamName })
+    .from(workbooks)
+    .where(
+      sql`lower(${workbooks.teamName}) = lower(${teamName}) and ${workbooks.teamName} <> ${teamName}
+          and ${workbooks.id} <> ${exceptId ?? 0}`,
+    )
+    .limit(1);
+  if (other) {
+    throw new AppError(
+      409,
+      `Another workbook uses the team ${other.teamName}. Use exactly that name to share the team, or a different name.`,
+      "TEAM_NAME_SPELLING",
+    );
+  }
+}
+
 export async function addWorkbook(db: Database, input: TWorkbookInput, actor: Actor): Promise<TWorkbook> {
   try {
     return await db.transaction(async (tx) => {
       await assertNameFree(tx, input.workbook_name);
+      await assertTeamSpelling(tx, input.team_name);
       const [row] = await tx
         .insert(workbooks)
         .values({ workbookName: input.workbook_name, teamName: input.team_name })
@@ -100,6 +123,7 @@ export async function editWorkbook(
       const [before] = await tx.select().from(workbooks).where(eq(workbooks.id, id)).for("update");
       if (!before) throw notFound("Workbook not found.");
       await assertNameFree(tx, input.workbook_name, id);
+      await assertTeamSpelling(tx, input.team_name, id);
       const [row] = await tx
         .update(workbooks)
         .set({ workbookName: input.workbook_name, teamName: input.team_name })
