@@ -93,6 +93,8 @@ test("a new admin sets up two-step verification on the first sign-in, then works
   expect(refused.status()).toBe(403);
   expect(await refused.json()).toMatchObject({ code: "MFA_ENROLLMENT_REQUIRED" });
 
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("Enter your password.")).toBeVisible();
   await page.getByLabel("Password").fill("not-the-password-12");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByRole("alert")).toHaveText("That password is not right.");
@@ -155,6 +157,8 @@ test("a client turns two-step verification on from the profile, and off again wi
   await expect(section).toContainText("On: signing in asks for a code");
 
   await section.getByRole("button", { name: "Turn off" }).click();
+  await section.getByRole("button", { name: "Turn off two-step verification" }).click();
+  await expect(section.getByText("Enter your password.")).toBeVisible();
   await section.getByLabel("Password").fill(account.password);
   await section.getByRole("button", { name: "Turn off two-step verification" }).click();
   await expect(section.getByRole("status")).toHaveText("Two-step verification is off.");

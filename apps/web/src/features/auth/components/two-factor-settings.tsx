@@ -1,15 +1,13 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { FormEvent } from "react";
 
 import { Button } from "@/components/ui/button";
-import { TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { ShieldIcon } from "@/components/ui/icons";
-import { getErrorMessage } from "@/lib/errors";
 import { refreshSession } from "@/lib/session";
 
 import { turnOffTwoFactor, useTwoFactorPolicy } from "../api/two-factor";
+import { TwoFactorPasswordStep } from "./two-factor-password-step";
 import { TwoFactorSetup } from "./two-factor-setup";
 
 type TMode = "view" | "setup" | "turn-off";
@@ -19,32 +17,10 @@ export function TwoFactorSettings() {
   const policy = useTwoFactorPolicy();
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<TMode>("view");
-  const [password, setPassword] = useState("");
-  const [fieldError, setFieldError] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | null>(null);
-  const turnOff = useMutation({
-    mutationFn: turnOffTwoFactor,
-    onSuccess: () => refreshSession(queryClient),
-  });
 
   if (policy.status === "pending") return null;
   const enabled = policy.status === "enrolled";
-
-  const onTurnOff = (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) {
-      setFieldError("Enter your password.");
-      return;
-    }
-    setFieldError(undefined);
-    turnOff.mutate(password, {
-      onSuccess: () => {
-        setPassword("");
-        setMode("view");
-        setNotice("Two-step verification is off.");
-      },
-    });
-  };
 
   return (
     <section
@@ -109,37 +85,23 @@ export function TwoFactorSettings() {
       ) : null}
 
       {mode === "turn-off" ? (
-        <form
-          onSubmit={onTurnOff}
-          noValidate
-          className="mt-6 max-w-md space-y-4 border-t border-slate-100 pt-6"
-        >
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
+        <div className="mt-6 border-t border-slate-100 pt-6">
+          <TwoFactorPasswordStep
             hint="Confirm your password to turn two-step verification off."
-            error={fieldError}
+            confirm={async (password) => {
+              await turnOffTwoFactor(password);
+              await refreshSession(queryClient);
+            }}
+            onConfirmed={() => {
+              setMode("view");
+              setNotice("Two-step verification is off.");
+            }}
+            submitLabel="Turn off two-step verification"
+            pendingLabel="Turning off..."
+            errorFallback="Two-step verification could not be turned off. Please try again."
+            onCancel={() => setMode("view")}
           />
-          <div className="flex gap-2">
-            <Button type="submit" isLoading={turnOff.isPending}>
-              {turnOff.isPending ? "Turning off..." : "Turn off two-step verification"}
-            </Button>
-            <Button variant="secondary" onClick={() => setMode("view")} disabled={turnOff.isPending}>
-              Cancel
-            </Button>
-          </div>
-          {turnOff.isError ? (
-            <FormMessage tone="error">
-              {getErrorMessage(
-                turnOff.error,
-                "Two-step verification could not be turned off. Please try again.",
-              )}
-            </FormMessage>
-          ) : null}
-        </form>
+        </div>
       ) : null}
 
       {notice ? (

@@ -10,6 +10,7 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { confirmTwoFactor, startTwoFactor, totpKeyOf } from "../api/two-factor";
 import type { TEnrolment } from "../api/two-factor";
+import { TwoFactorPasswordStep } from "./two-factor-password-step";
 
 type TSetupProps = {
   /** Called once the secret exists (the person is now mid-way: keep this screen until `onDone`). */
@@ -51,28 +52,10 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 export function TwoFactorSetup({ onStarted, onDone, doneLabel, onCancel }: TSetupProps) {
   const [enrolment, setEnrolment] = useState<TEnrolment | null>(null);
   const [confirmed, setConfirmed] = useState(false);
-  const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [finishing, setFinishing] = useState(false);
-  const start = useMutation({ mutationFn: startTwoFactor });
   const confirm = useMutation({ mutationFn: confirmTwoFactor });
-
-  const onPassword = (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) {
-      setFieldError("Enter your password.");
-      return;
-    }
-    setFieldError(undefined);
-    start.mutate(password, {
-      onSuccess: (data) => {
-        setPassword("");
-        setEnrolment(data);
-        onStarted?.();
-      },
-    });
-  };
 
   const onCode = (event: FormEvent) => {
     event.preventDefault();
@@ -87,36 +70,24 @@ export function TwoFactorSetup({ onStarted, onDone, doneLabel, onCancel }: TSetu
 
   if (!enrolment) {
     return (
-      <form onSubmit={onPassword} noValidate className="max-w-md space-y-4">
-        <p className="text-sm text-slate-600">
-          Two-step verification asks for a code from an authenticator app on your phone (such as Google
-          Authenticator, Microsoft Authenticator or 1Password) each time you sign in, so your password alone
-          is not enough. Confirm your password to start.
-        </p>
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={fieldError}
-        />
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" isLoading={start.isPending}>
-            {start.isPending ? "Checking..." : "Continue"}
-          </Button>
-          {onCancel ? (
-            <Button variant="secondary" onClick={onCancel} disabled={start.isPending}>
-              Cancel
-            </Button>
-          ) : null}
-        </div>
-        {start.isError ? (
-          <FormMessage tone="error">
-            {getErrorMessage(start.error, "Two-step verification could not be started. Please try again.")}
-          </FormMessage>
-        ) : null}
-      </form>
+      <TwoFactorPasswordStep
+        intro={
+          <>
+            Two-step verification asks for a code from an authenticator app on your phone (such as Google
+            Authenticator, Microsoft Authenticator or 1Password) each time you sign in, so your password alone
+            is not enough. Confirm your password to start.
+          </>
+        }
+        confirm={startTwoFactor}
+        onConfirmed={(data) => {
+          setEnrolment(data);
+          onStarted?.();
+        }}
+        submitLabel="Continue"
+        pendingLabel="Checking..."
+        errorFallback="Two-step verification could not be started. Please try again."
+        onCancel={onCancel}
+      />
     );
   }
 
