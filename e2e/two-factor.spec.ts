@@ -86,12 +86,27 @@ test("a new admin sets up two-step verification on the first sign-in, then works
   await submitSignIn(page, E2E_NEW_ADMIN);
   await expect(page).toHaveURL("/admin");
   await expect(page.getByRole("heading", { name: "Set up two-step verification" })).toBeVisible();
-  // The shell stays; the admin pages and the admin API wait for the enrolment.
-  await expect(page.getByRole("navigation", { name: "Administration" })).toBeVisible();
+  // The admin pages and the admin API wait for the enrolment: the shell names the step and offers no pages,
+  // but still signs out.
+  const breadcrumb = page.getByRole("navigation", { name: "Breadcrumb" });
+  const adminLinks = page.getByRole("link", { name: /^(Clients|Employees|Workbooks)$/ });
+  await expect(breadcrumb).toHaveText("Set up two-step verification");
+  await expect(page).toHaveTitle("Set up two-step verification · Meridian Client Portal");
+  await expect(page.getByRole("navigation", { name: "Administration" })).toBeHidden();
+  await expect(adminLinks).toHaveCount(0);
   await expect(page.getByRole("heading", { level: 1, name: "Clients" })).toBeHidden();
+  await page.getByRole("button", { name: "Open account menu" }).click();
+  await expect(page.getByRole("menuitem", { name: "Logout" })).toBeVisible();
+  await page.keyboard.press("Escape");
   const refused = await page.request.get("/api/admin/clients");
   expect(refused.status()).toBe(403);
   expect(await refused.json()).toMatchObject({ code: "MFA_ENROLLMENT_REQUIRED" });
+
+  // Any admin page shows the same step.
+  await page.goto("/admin/employee-list");
+  await expect(page.getByRole("heading", { name: "Set up two-step verification" })).toBeVisible();
+  await expect(breadcrumb).toHaveText("Set up two-step verification");
+  await expect(adminLinks).toHaveCount(0);
 
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("Enter your password.")).toBeVisible();
@@ -102,6 +117,8 @@ test("a new admin sets up two-step verification on the first sign-in, then works
   await page.getByRole("button", { name: "Continue" }).click();
 
   await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  await expect(breadcrumb).toHaveText("Set up two-step verification");
+  await expect(adminLinks).toHaveCount(0);
   const key = (await page.getByLabel("Setup key").textContent()) ?? "";
   expect(key.replace(/\s+/g, "")).toMatch(/^[A-Z2-7]{16,}$/);
   const secret = secretOfKey(key);
@@ -123,6 +140,9 @@ test("a new admin sets up two-step verification on the first sign-in, then works
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL("/admin");
   await expect(page.getByRole("heading", { level: 1, name: "Clients" })).toBeVisible();
+  await expect(breadcrumb).toContainText("Clients");
+  await expect(page.getByRole("navigation", { name: "Administration" })).toBeVisible();
+  await expect(adminLinks).toHaveCount(3);
   expect((await page.request.get("/api/admin/clients")).status()).toBe(200);
 
   // From now on signing in asks for a code; a backup code works once.

@@ -42,13 +42,20 @@ function CrumbItem({ to, label, first, last }: TCrumbItemProps) {
   );
 }
 
-/** The trail of the matched routes that declare a crumb; the last entry is the current page (and the title). */
-export function Breadcrumbs() {
-  const crumbs = useMatches().flatMap((match) =>
-    isCrumbHandle(match.handle)
-      ? [{ id: match.id, to: match.pathname, params: match.params, crumb: match.handle.crumb }]
-      : [],
-  );
+/**
+ * The trail of the matched routes that declare a crumb; the last entry is the current page (and the title).
+ * `screen` names a screen shown in place of every page (setting up two-step verification): it is then the
+ * only entry, since the route's trail would lead to pages that cannot be opened yet.
+ */
+export function Breadcrumbs({ screen }: { screen?: string | undefined }) {
+  const matches = useMatches();
+  const crumbs = screen
+    ? [{ id: "screen", to: ".", params: {}, crumb: screen }]
+    : matches.flatMap((match) =>
+        isCrumbHandle(match.handle)
+          ? [{ id: match.id, to: match.pathname, params: match.params, crumb: match.handle.crumb }]
+          : [],
+      );
 
   return (
     <nav aria-label="Breadcrumb" className="min-w-0">

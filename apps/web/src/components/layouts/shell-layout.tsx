@@ -16,6 +16,8 @@ type TShellLayoutProps = {
   sidebar: (collapsed: boolean) => ReactNode;
   /** Right end of the header (the account menu). */
   headerEnd: ReactNode;
+  /** Names a screen shown in place of every page; the breadcrumb then shows only it (see Breadcrumbs). */
+  screen?: string | undefined;
   children: ReactNode;
 };
 
@@ -23,7 +25,7 @@ type TShellLayoutProps = {
  * The signed-in frame: a collapsible left sidebar (w-64 open, w-16 collapsed) with the logo, and a 90px
  * header with the breadcrumb. On phones the open sidebar lies over the page and closes after navigating.
  */
-export function ShellLayout({ homeTo, sidebar, headerEnd, children }: TShellLayoutProps) {
+export function ShellLayout({ homeTo, sidebar, headerEnd, screen, children }: TShellLayoutProps) {
   const [open, setOpen] = useState(() => window.matchMedia(WIDE_SCREEN).matches);
   const sidebarId = useId();
 
@@ -81,7 +83,7 @@ export function ShellLayout({ homeTo, sidebar, headerEnd, children }: TShellLayo
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-[90px] shrink-0 items-center gap-4 border-b border-slate-200 bg-white/95 px-4 backdrop-blur sm:px-8">
-          <Breadcrumbs />
+          <Breadcrumbs screen={screen} />
           <div className="ml-auto">{headerEnd}</div>
         </header>
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-8 sm:py-8">

@@ -8,13 +8,19 @@ import { CheckingAuthentication } from "@/components/ui/spinner";
 import { AdminNav } from "@/features/admin/components/admin-nav";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { RequireAccess } from "@/features/auth/components/require-access";
-import { TwoFactorGate } from "@/features/auth/components/two-factor-gate";
+import {
+  SETUP_TITLE,
+  TwoFactorGate,
+  TwoFactorSidebar,
+  useTwoFactorGate,
+} from "@/features/auth/components/two-factor-gate";
 import { useSession } from "@/lib/session";
 
 function AdminShell() {
   const navigate = useNavigate();
   const { data: session } = useSession();
   const signOut = useSignOut();
+  const twoFactor = useTwoFactorGate();
   // Spec: the Logout menu shows 'Checking authentication...' while signing out.
   if (signOut.isPending) return <CheckingAuthentication />;
   if (!session) return null;
@@ -22,7 +28,17 @@ function AdminShell() {
   return (
     <ShellLayout
       homeTo="/admin"
-      sidebar={(collapsed) => <AdminNav collapsed={collapsed} />}
+      screen={twoFactor.screen === "setup" ? SETUP_TITLE : undefined}
+      // Every admin page waits for two-step verification, so until then the sidebar offers none.
+      sidebar={(collapsed) => (
+        <TwoFactorSidebar
+          gate={twoFactor}
+          collapsed={collapsed}
+          note="The admin pages open once two-step verification is set up."
+        >
+          <AdminNav collapsed={collapsed} />
+        </TwoFactorSidebar>
+      )}
       headerEnd={
         <AccountMenu user={session.user}>
           <AccountMenuItem
@@ -41,7 +57,7 @@ function AdminShell() {
           <FormMessage tone="error">Sign-out failed. Please try again.</FormMessage>
         </div>
       ) : null}
-      <TwoFactorGate continueTo="/admin">
+      <TwoFactorGate gate={twoFactor} continueTo="/admin">
         <Outlet />
       </TwoFactorGate>
     </ShellLayout>

@@ -5,9 +5,13 @@ import { ShellLayout } from "@/components/layouts/shell-layout";
 import { FormMessage } from "@/components/ui/form-message";
 import { LogOutIcon, UserIcon } from "@/components/ui/icons";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
-import { useTwoFactorPolicy } from "@/features/auth/api/two-factor";
 import { RequireAccess } from "@/features/auth/components/require-access";
-import { TwoFactorGate } from "@/features/auth/components/two-factor-gate";
+import {
+  SETUP_TITLE,
+  TwoFactorGate,
+  TwoFactorSidebar,
+  useTwoFactorGate,
+} from "@/features/auth/components/two-factor-gate";
 import { WorkbookNav } from "@/features/workbooks/components/workbook-nav";
 import { useSession } from "@/lib/session";
 
@@ -15,20 +19,35 @@ function UserShell() {
   const navigate = useNavigate();
   const { data: session } = useSession();
   const signOut = useSignOut();
-  const twoFactor = useTwoFactorPolicy();
+  const twoFactor = useTwoFactorGate();
   if (!session) return null;
-  // Until required two-step verification is set up the server refuses the workbook list (decision 006).
-  const showWorkbooks = twoFactor.status === "optional" || twoFactor.status === "enrolled";
+  // During enrolment every page, the profile too, shows the enrolment screen, and the server refuses the
+  // workbook list (decision 006): the shell offers neither.
+  const inSetup = twoFactor.screen === "setup";
 
   return (
     <ShellLayout
       homeTo="/"
-      sidebar={(collapsed) => (showWorkbooks ? <WorkbookNav collapsed={collapsed} /> : null)}
+      screen={inSetup ? SETUP_TITLE : undefined}
+      sidebar={(collapsed) => (
+        <TwoFactorSidebar
+          gate={twoFactor}
+          collapsed={collapsed}
+          note="Your workbooks show here once two-step verification is set up."
+        >
+          <WorkbookNav collapsed={collapsed} />
+        </TwoFactorSidebar>
+      )}
       headerEnd={
         <AccountMenu user={session.user}>
-          <AccountMenuItem icon={<UserIcon className="size-4" />} onSelect={() => void navigate("/profile")}>
-            Profile
-          </AccountMenuItem>
+          {inSetup ? null : (
+            <AccountMenuItem
+              icon={<UserIcon className="size-4" />}
+              onSelect={() => void navigate("/profile")}
+            >
+              Profile
+            </AccountMenuItem>
+          )}
           <AccountMenuItem
             icon={<LogOutIcon className="size-4" />}
             onSelect={() =>
@@ -45,7 +64,7 @@ function UserShell() {
           <FormMessage tone="error">Sign-out failed. Please try again.</FormMessage>
         </div>
       ) : null}
-      <TwoFactorGate continueTo="/">
+      <TwoFactorGate gate={twoFactor} continueTo="/">
         <Outlet />
       </TwoFactorGate>
     </ShellLayout>

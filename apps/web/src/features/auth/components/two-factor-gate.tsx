@@ -3,7 +3,6 @@ import { useState } from "react";
 import type { ReactNode } from "react";
 import { useNavigate } from "react-router";
 
-import { PageTitle } from "@/components/ui/page-title";
 import { ShieldIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/spinner";
 import { refreshSession } from "@/lib/session";
@@ -13,18 +12,55 @@ import { TwoFactorSetup } from "./two-factor-setup";
 
 export const SETUP_TITLE = "Set up two-step verification";
 
+/** What a shell shows: its pages, the enrolment screen instead of them, or a spinner while that is unknown. */
+export type TTwoFactorScreen = "pending" | "setup" | "pages";
+
 /**
- * Inside a shell: someone whose role requires two-step verification and who has not set it up sees the
+ * For a shell: someone whose role requires two-step verification and who has not set it up gets the
  * enrolment screen instead of the pages (the server refuses their other requests anyway, decision 006).
  * Once started, the screen stays until the backup codes were shown, even when the session is re-read.
+ * The shell reads `screen` too, so its breadcrumb and sidebar do not offer pages that cannot be opened.
  */
-export function TwoFactorGate({ continueTo, children }: { continueTo: string; children: ReactNode }) {
+export function useTwoFactorGate() {
   const policy = useTwoFactorPolicy();
   const [inSetup, setInSetup] = useState(false);
+  let screen: TTwoFactorScreen = "pages";
+  if (inSetup || policy.status === "required") screen = "setup";
+  else if (policy.status === "pending") screen = "pending";
+  return { screen, setInSetup };
+}
+
+export type TTwoFactorGateState = ReturnType<typeof useTwoFactorGate>;
+
+type TTwoFactorSidebarProps = {
+  gate: TTwoFactorGateState;
+  collapsed: boolean;
+  /** During enrolment, in the open sidebar: why it offers no pages yet. */
+  note: string;
+  /** The shell's navigation, once its pages can be opened. */
+  children: ReactNode;
+};
+
+/** A shell's sidebar: its navigation, or nothing to navigate while the pages wait for enrolment. */
+export function TwoFactorSidebar({ gate, collapsed, note, children }: TTwoFactorSidebarProps) {
+  if (gate.screen === "pages") return children;
+  if (gate.screen === "setup" && !collapsed) return <p className="px-2.5 text-sm text-navy-300">{note}</p>;
+  return null;
+}
+
+type TTwoFactorGateProps = {
+  gate: TTwoFactorGateState;
+  /** Where the person lands once set up. */
+  continueTo: string;
+  children: ReactNode;
+};
+
+/** Shows `children` (the shell's page), or in their place the enrolment screen or a spinner (see `gate`). */
+export function TwoFactorGate({ gate, continueTo, children }: TTwoFactorGateProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
-  if (policy.status === "pending" && !inSetup) {
+  if (gate.screen === "pending") {
     return (
       <div role="status" className="flex justify-center py-16 text-emerald-600">
         <Spinner className="size-8" />
@@ -32,14 +68,13 @@ export function TwoFactorGate({ continueTo, children }: { continueTo: string; ch
       </div>
     );
   }
-  if (policy.status !== "required" && !inSetup) return children;
+  if (gate.screen === "pages") return children;
 
   return (
     <section
       aria-labelledby="two-factor-setup-title"
       className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
     >
-      <PageTitle title={SETUP_TITLE} />
       <header className="mb-6 flex items-start gap-4">
         <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-navy-50 text-navy-800">
           <ShieldIcon className="size-5" />
@@ -54,11 +89,11 @@ export function TwoFactorGate({ continueTo, children }: { continueTo: string; ch
         </div>
       </header>
       <TwoFactorSetup
-        onStarted={() => setInSetup(true)}
+        onStarted={() => gate.setInSetup(true)}
         doneLabel="Continue"
         onDone={async () => {
           await refreshSession(queryClient);
-          setInSetup(false);
+          gate.setInSetup(false);
           await navigate(continueTo, { replace: true });
         }}
       />
