@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 
-import { waitForAnalyticsServer } from "./support/admin-frames.ts";
+import { createTeamInSigma, waitForAnalyticsServer } from "./support/admin-frames.ts";
 import {
   addWorkbookViaApi,
   newPerson,
@@ -15,9 +15,10 @@ import { accounts, expect, test } from "./support/fixtures.ts";
 
 /**
  * The Sigma sync column of the client and employee lists, against the real provisioning outbox and
- * the built-in analytics server (Sigma's REST API). Sigma treats team names case-insensitively: once
- * a team "E2E Sync x" exists, creating "e2e sync x" is refused with 409, a permanent error, so every
- * person whose workbooks carry the lower-case team name fails to sync, with Sigma's reason.
+ * the built-in analytics server (Sigma's REST API). It treats team names case-insensitively: when
+ * someone has made a team "e2e sync x" in Sigma, the portal's team "E2E Sync x" (a different spelling,
+ * so not taken for it) cannot be created: 409, a permanent error, so every person whose workbooks carry
+ * that team fails to sync, with Sigma's reason.
  */
 const SIGMA_REFUSAL = "Sigma API 409 conflict: A team with this name already exists.";
 /** The outbox worker runs every 2 s; a list with pending rows is fetched again every 5 s. */
@@ -71,13 +72,10 @@ test("a client Sigma refuses shows Failed with the reason; Retry re-queues, show
 }) => {
   await waitForAnalyticsServer(page.request);
   const token = uniqueToken();
-  const team = `E2E Sync ${token}`;
-  const good = await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Good-${token}`), team);
-  const clashing = await addWorkbookViaApi(
-    page,
-    sigmaWorkbookName(`Sync-Clash-${token}`),
-    team.toLowerCase(),
-  );
+  const good = await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Good-${token}`), `E2E Sync ${token}`);
+  const team = `E2E Sync Clash ${token}`;
+  await createTeamInSigma(page.request, team.toLowerCase());
+  const clashing = await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Clash-${token}`), team);
   const syncedClient = newPerson("client");
   const failingClient = newPerson("client");
   await addClientViaApi(page, syncedClient, [good.id]);
@@ -149,12 +147,8 @@ test("an employee Sigma refuses shows Failed in the employee list; a failed Retr
   await waitForAnalyticsServer(page.request);
   const token = uniqueToken();
   const team = `E2E Sync Staff ${token}`;
-  await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Staff-${token}`), team);
-  const clashing = await addWorkbookViaApi(
-    page,
-    sigmaWorkbookName(`Sync-Staff-Clash-${token}`),
-    team.toUpperCase(),
-  );
+  await createTeamInSigma(page.request, team.toUpperCase());
+  const clashing = await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Staff-Clash-${token}`), team);
   const client = await addClientViaApi(page, newPerson("client"), [clashing.id]);
   // An employee sees the teams of their clients' workbooks, so Sigma refuses the employee too.
   const person = newPerson("employee");

@@ -69,6 +69,21 @@ test("a duplicate workbook name shows the server's error", async ({ page }) => {
   await expect(page).toHaveURL("/admin/add-workbook");
 });
 
+test("a team name that differs from another workbook's team only in case shows the server's error (D31)", async ({
+  page,
+}) => {
+  const team = `Case Team ${uniqueToken()}`;
+  await addWorkbookViaApi(page, sigmaWorkbookName("Case One"), team);
+  await page.goto("/admin/add-workbook");
+  await page.getByLabel("Workbook Name").fill(sigmaWorkbookName("Case Two"));
+  await page.getByLabel("Team Name").fill(team.toLowerCase());
+  await page.getByRole("button", { name: "Add Workbook" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    `Another workbook uses the team ${team}. Use exactly that name to share the team, or a different name.`,
+  );
+  await expect(page).toHaveURL("/admin/add-workbook");
+});
+
 test("edit a workbook: row click, 'Updating...', one second, back to the workbook list", async ({ page }) => {
   const workbook = await addWorkbookViaApi(page, sigmaWorkbookName("Cash Flow"), "Cash Clients");
   const renamed = sigmaWorkbookName("Cash Flow Monthly");

@@ -1,7 +1,10 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
 import { expect } from "@playwright/test";
 import type { APIRequestContext, Page, Response } from "@playwright/test";
 
-import { E2E_ANALYTICS_PORT } from "./env.ts";
+import { E2E_ANALYTICS_PORT, runDir } from "./env.ts";
 
 const isAnalytics = (url: URL) => url.port === String(E2E_ANALYTICS_PORT);
 
@@ -21,6 +24,32 @@ export async function waitForAnalyticsServer(request: APIRequestContext) {
       { message: "the built-in analytics server answers /healthz", timeout: 90_000 },
     )
     .toBe(200);
+}
+
+/**
+ * Makes a team in the built-in analytics server through its Sigma REST API, as someone working in Sigma
+ * would, outside the portal. Uses the API credentials the run's portal shares with it (DATA_DIR).
+ */
+export async function createTeamInSigma(request: APIRequestContext, name: string) {
+  const credentials = JSON.parse(await readFile(path.join(runDir(), "data", "sigma-local.json"), "utf8")) as {
+    apiClientId: string;
+    apiClientSecret: string;
+  };
+  const api = `http://127.0.0.1:${E2E_ANALYTICS_PORT}/v2`;
+  const token = await request.post(`${api}/auth/token`, {
+    form: {
+      grant_type: "client_credentials",
+      client_id: credentials.apiClientId,
+      client_secret: credentials.apiClientSecret,
+    },
+  });
+  expect(token.status(), await token.text()).toBe(200);
+  const { access_token } = (await token.json()) as { access_token: string };
+  const team = await request.post(`${api}/teams`, {
+    data: { name },
+    headers: { authorization: `Bearer ${access_token}` },
+  });
+  expect(team.status(), await team.text()).toBe(200);
 }
 
 /**

@@ -264,9 +264,10 @@ describe("provisioning outbox", () => {
             payload: { workbook_name, team_name },
           })
         ).json().data;
-      await addWorkbook("Fix-First-CCCCCCCCCCCCCCCCCCCCCC", "Fixable Team");
-      // The BI service refuses a second team whose name differs only in case: a permanent error.
-      const clash = await addWorkbook("Fix-Second-DDDDDDDDDDDDDDDDDDDDDD", "fixable team");
+      // Someone made a team in the BI service whose name differs only in case; this service refuses a
+      // second such name: a permanent error.
+      await client.createTeam({ name: "fixable team" });
+      const clash = await addWorkbook("Fix-Second-DDDDDDDDDDDDDDDDDDDDDD", "Fixable Team");
       const add = await t.app.inject({
         method: "POST",
         url: "/api/admin/addclient",

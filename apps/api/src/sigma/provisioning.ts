@@ -109,7 +109,12 @@ export async function deliverDueRequests(options: ProvisioningOptions, limit = 2
   return delivered;
 }
 
-/** The live (not archived) team with exactly this name, if the BI service has one. */
+/**
+ * The live (not archived) team with exactly this name, if the BI service has one. A team whose name
+ * differs only in letter case is not taken for it: where the service treats names as distinct it is
+ * someone else's team, and its members could see other workbooks. The portal allows one spelling of a
+ * team across its workbooks (DEVIATIONS D31); a clash with a team made outside it fails with the reason.
+ */
 async function findTeam(client: SigmaRestClient, name: string) {
   return (await client.listTeams(name)).find((t) => t.name === name && !t.isArchived);
 }
