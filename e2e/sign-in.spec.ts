@@ -70,6 +70,7 @@ test.describe("client sign-in at /login", () => {
 
 test.describe("admin sign-in at /admin-login", () => {
   test("an admin signs in and lands on /admin", async ({ page }) => {
+    test.slow(); // may wait for the authenticator's next code (each works once)
     await page.goto("/admin-login");
     await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
     await expect(page.getByText("Only authorized admins can access this panel.")).toBeVisible();

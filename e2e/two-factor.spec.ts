@@ -1,21 +1,23 @@
-import { E2E_NEW_ADMIN } from "./support/env.ts";
+import { BASE_URL, E2E_NEW_ADMIN } from "./support/env.ts";
 import {
   accounts,
   expect,
+  postAuth,
   secretOfKey,
   submitSecondStep,
   submitSignIn,
   test,
   totpCode,
+  wrongTotpCode as wrongCode,
 } from "./support/fixtures.ts";
 
-/** A 6-digit code that is not the current one. */
-async function wrongCode(secret: string) {
-  return (await totpCode(secret)) === "000000" ? "111111" : "000000";
-}
-
 test.describe("second step of the sign-in (two-step verification)", () => {
-  test("at /admin-login a wrong code is refused, the right one lands on /admin", async ({ page }) => {
+  test("at /admin-login a wrong code and a used code are refused, the right one lands on /admin", async ({
+    page,
+    playwright,
+  }) => {
+    // Each code works once, so this test may wait for the authenticator's next code.
+    test.slow();
     const secret = accounts.admin.totpSecret;
     await page.goto("/admin-login");
     await submitSignIn(page, accounts.admin);
@@ -34,6 +36,18 @@ test.describe("second step of the sign-in (two-step verification)", () => {
     await page.getByRole("button", { name: "Verify", exact: true }).click();
     await expect(page.getByText("Enter the 6 digits from your authenticator app.")).toBeVisible();
 
+    // A code already used for another sign-in is refused with the reason; this sign-in step stays open.
+    const used = await totpCode(secret);
+    const elsewhere = await playwright.request.newContext({ baseURL: BASE_URL });
+    expect((await postAuth(elsewhere, "/sign-in/email", accounts.admin)).status()).toBe(200);
+    expect((await postAuth(elsewhere, "/two-factor/verify-totp", { code: used })).status()).toBe(200);
+    await elsewhere.dispose();
+    await submitSecondStep(page, used);
+    await expect(page.getByRole("alert")).toHaveText(
+      "This code has already been used. Wait for the next code in your authenticator app.",
+    );
+    await expect(page).toHaveURL("/admin-login");
+
     await submitSecondStep(page, await totpCode(secret));
     await expect(page).toHaveURL("/admin");
     await expect(page.getByRole("navigation", { name: "Administration" })).toBeVisible();
@@ -42,6 +56,7 @@ test.describe("second step of the sign-in (two-step verification)", () => {
   test("at /login the backup-code toggle and Back to sign-in work, and a bad backup code is explained", async ({
     page,
   }) => {
+    test.slow(); // may wait for the authenticator's next code (each works once)
     await page.goto("/login");
     await submitSignIn(page, accounts.admin);
     await expect(page.getByText("Enter the 6-digit code from your authenticator app.")).toBeVisible();
@@ -73,7 +88,8 @@ test.describe("second step of the sign-in (two-step verification)", () => {
     const cookies = await page.context().cookies();
     await page.context().clearCookies();
     await page.context().addCookies(cookies.filter((c) => !c.name.endsWith("two_factor")));
-    await submitSecondStep(page, await totpCode(accounts.admin.totpSecret));
+    // Any code: the step itself is gone (and a right one would be spent for nothing).
+    await submitSecondStep(page, await wrongCode(accounts.admin.totpSecret));
     await expect(page.getByRole("alert")).toHaveText("This sign-in step has expired. Please sign in again.");
     await expect(page.getByLabel("Email")).toBeVisible();
   });

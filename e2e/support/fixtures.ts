@@ -1,11 +1,13 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
 import { test as base, expect } from "@playwright/test";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 
 import { DEMO_ADMIN, DEMO_CLIENTS, DEMO_EMPLOYEE } from "../../packages/contracts/src/demo.ts";
-import { BASE_URL } from "./env.ts";
+import { BASE_URL, runDir } from "./env.ts";
 
 export type TAccount = {
   name: string;
@@ -51,9 +53,72 @@ export function postAuth(request: APIRequestContext, path: string, data: Record<
   return request.post(`/api/auth${path}`, { data, headers: { Origin: BASE_URL } });
 }
 
-/** The current code of a raw TOTP secret, computed with Better Auth's own OTP helper (no mocks). */
-export function totpCode(secret: string): Promise<string> {
-  return createOTP(secret).totp();
+const TOTP_STEP_MS = 30_000;
+
+/**
+ * A code of a raw TOTP secret, computed with Better Auth's own OTP helper (no mocks), that no process of
+ * this run has used: the portal accepts each code once (decision 006). Takes the current or the next time
+ * step (the server accepts one either side) by creating a marker file only one process can create, and
+ * waits for the clock when both are taken.
+ */
+export async function totpCode(secret: string): Promise<string> {
+  const dir = path.join(runDir(), "totp-steps");
+  await mkdir(dir, { recursive: true });
+  const account = createHash("sha256").update(secret).digest("hex").slice(0, 16);
+  for (;;) {
+    const now = Math.floor(Date.now() / TOTP_STEP_MS);
+    for (const step of [now, now + 1]) {
+      const taken = await writeFile(path.join(dir, `${account}-${step}`), "", { flag: "wx" }).then(
+        () => false,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === "EEXIST") return true;
+          throw error;
+        },
+      );
+      if (!taken) return createOTP(secret).hotp(step);
+    }
+    await new Promise((resolve) => setTimeout(resolve, (now + 1) * TOTP_STEP_MS - Date.now() + 50));
+  }
+}
+
+/** A 6-digit code that is none of the codes the server would accept now for the secret. */
+export async function wrongTotpCode(secret: string): Promise<string> {
+  const now = Math.floor(Date.now() / TOTP_STEP_MS);
+  const near = await Promise.all(
+    [now - 1, now, now + 1, now + 2].map((step) => createOTP(secret).hotp(step)),
+  );
+  return ["000000", "111111", "222222", "333333", "444444"].find((code) => !near.includes(code))!;
+}
+
+/**
+ * Sessions of accounts with two-step verification, kept in the run's directory for the next tests of every
+ * worker: a code works once and an authenticator shows one a half-minute, so signing in afresh for every
+ * test would wait for the clock. A kept session that a test signed out is noticed and replaced.
+ */
+type TCookies = Awaited<ReturnType<BrowserContext["cookies"]>>;
+const keptSessionFile = (email: string) =>
+  path.join(runDir(), "sessions", `${createHash("sha256").update(email).digest("hex").slice(0, 16)}.json`);
+
+async function keepSession(email: string, cookies: TCookies) {
+  await mkdir(path.dirname(keptSessionFile(email)), { recursive: true });
+  // Written whole, then renamed into place, so another worker never reads half a file.
+  const partial = `${keptSessionFile(email)}.${randomUUID()}`;
+  await writeFile(partial, JSON.stringify(cookies));
+  await rename(partial, keptSessionFile(email));
+}
+
+async function reuseSession(page: Page, email: string): Promise<boolean> {
+  const kept = await readFile(keptSessionFile(email), "utf8").then(
+    (text) => JSON.parse(text) as TCookies,
+    () => null,
+  );
+  if (!kept) return false;
+  await page.context().addCookies(kept);
+  const current = await page.request.get("/api/auth/get-session");
+  if (current.ok() && (await current.json()) !== null) return true;
+  await rm(keptSessionFile(email), { force: true });
+  await page.context().clearCookies();
+  return false;
 }
 
 /** The raw secret behind a base32 setup key as the enrolment screen shows it (spaces allowed). */
@@ -78,7 +143,7 @@ export async function submitSignIn(page: Page, account: Pick<TAccount, "email" |
 type TFixtures = {
   /**
    * Signs the page's browser context in through the API (fast; the sign-in screens have their own tests),
-   * with the second step for an account with two-step verification.
+   * with the second step for an account with two-step verification (whose session the worker keeps).
    */
   login: (account: Pick<TAccount, "email" | "password" | "totpSecret">) => Promise<void>;
   /** Creates a self-sign-up account through the API, outside the page's context; returns its identity. */
@@ -88,6 +153,7 @@ type TFixtures = {
 export const test = base.extend<TFixtures>({
   login: async ({ page }, use) => {
     await use(async (account) => {
+      if (account.totpSecret && (await reuseSession(page, account.email))) return;
       const response = await postAuth(page.request, "/sign-in/email", {
         email: account.email,
         password: account.password,
@@ -100,6 +166,7 @@ export const test = base.extend<TFixtures>({
           code: await totpCode(account.totpSecret!),
         });
         expect(verified.status(), await verified.text()).toBe(200);
+        await keepSession(account.email, await page.context().cookies());
       }
     });
   },

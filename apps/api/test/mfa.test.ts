@@ -1,6 +1,7 @@
 import { DEMO_ADMIN } from "@portal/contracts/demo";
 import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOTP } from "@better-auth/utils/otp";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { auditLog, twoFactors, users } from "../src/db/schema.ts";
@@ -38,8 +39,11 @@ async function auditOf(email: string, actions: string[]) {
 
 /** A wrong 6-digit code for a secret (one that is none of the accepted window's codes). */
 async function wrongCode(secret: string) {
-  const right = await totpCode(secret);
-  return right === "000000" ? "111111" : "000000";
+  const now = Math.floor(Date.now() / 30_000);
+  const window = await Promise.all(
+    [now - 1, now, now + 1, now + 2].map((step) => createOTP(secret).hotp(step)),
+  );
+  return ["000000", "111111", "222222", "333333", "444444"].find((code) => !window.includes(code))!;
 }
 
 describe("MFA_REQUIRED_ROLES", () => {
@@ -202,7 +206,8 @@ describe("enrolment", () => {
 describe("signing in with two-step verification", () => {
   let admin: { email: string; password: string; secret: string; backupCodes: string[] };
 
-  beforeAll(async () => {
+  // A new admin for each test: each code works once, and an authenticator shows one a half-minute.
+  beforeEach(async () => {
     const { email, password } = await t.createUser("admin");
     const cookie = await t.sessionCookie(email, password);
     const { secret, backupCodes } = await t.enrolTwoFactor(email, password, cookie);
@@ -228,23 +233,14 @@ describe("signing in with two-step verification", () => {
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ code: "INVALID_CODE" });
 
-    const right = await t.post(
-      "/api/auth/two-factor/verify-totp",
-      pending,
-      { code: await totpCode(admin.secret) },
-      ip,
-    );
+    const code = await totpCode(admin.secret);
+    const right = await t.post("/api/auth/two-factor/verify-totp", pending, { code }, ip);
     expect(right.statusCode).toBe(200);
     const session = cookieHeader(right);
     expect((await get("/api/admin/workbooks", session)).statusCode).toBe(200);
 
     // The pending step is used up.
-    const again = await t.post(
-      "/api/auth/two-factor/verify-totp",
-      pending,
-      { code: await totpCode(admin.secret) },
-      ip,
-    );
+    const again = await t.post("/api/auth/two-factor/verify-totp", pending, { code }, ip);
     expect(again.statusCode).toBe(401);
     expect(again.json()).toMatchObject({ code: "INVALID_TWO_FACTOR_COOKIE" });
 
@@ -269,6 +265,65 @@ describe("signing in with two-step verification", () => {
     expect(rows[3]!.details).toMatchObject({ method: "/two-factor/verify-totp" });
   });
 
+  it("accepts each code once: a second sign-in with it is refused, the next code works (ASVS 6.5.1)", async () => {
+    const ip = "10.3.0.4";
+    const code = await totpCode(admin.secret);
+    const first = cookieHeader(await t.signIn(admin.email, admin.password, ip));
+    expect((await t.post("/api/auth/two-factor/verify-totp", first, { code }, ip)).statusCode).toBe(200);
+
+    const second = cookieHeader(await t.signIn(admin.email, admin.password, ip));
+    const reused = await t.post("/api/auth/two-factor/verify-totp", second, { code }, ip);
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json()).toEqual({
+      code: "TOTP_CODE_USED",
+      message: "This code has already been used. Wait for the next code in your authenticator app.",
+    });
+    expect(cookieHeader(reused)).not.toMatch(/session_token/);
+    expect((await get("/api/auth/get-session", second)).json()).toBeNull();
+
+    // The sign-in step is still open: the next code of the app finishes it.
+    const next = await t.post(
+      "/api/auth/two-factor/verify-totp",
+      second,
+      { code: await totpCode(admin.secret) },
+      ip,
+    );
+    expect(next.statusCode).toBe(200);
+    expect(await auditOf(admin.email, ["auth.mfa.verify"])).toEqual([
+      "auth.mfa.verify:success",
+      "auth.mfa.verify:denied",
+      "auth.mfa.verify:success",
+    ]);
+  });
+
+  it("lets only one of two simultaneous sign-ins with the same code through", async () => {
+    const ip = "10.3.0.5";
+    const code = await totpCode(admin.secret);
+    const pendings = [
+      cookieHeader(await t.signIn(admin.email, admin.password, ip)),
+      cookieHeader(await t.signIn(admin.email, admin.password, ip)),
+    ];
+    const answers = await Promise.all(
+      pendings.map((pending) => t.post("/api/auth/two-factor/verify-totp", pending, { code }, ip)),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 401]);
+    expect(answers.find((a) => a.statusCode === 401)!.json()).toMatchObject({ code: "TOTP_CODE_USED" });
+  });
+
+  it("does not take the code that confirmed the enrolment for a sign-in", async () => {
+    const { email, password } = await t.createUser("admin");
+    const session = await t.sessionCookie(email, password);
+    const enabled = await t.post("/api/auth/two-factor/enable", session, { password });
+    const secret = secretOfUri((enabled.json() as { totpURI: string }).totpURI);
+    const code = await totpCode(secret);
+    const setUp = await t.post("/api/auth/two-factor/verify-totp", session, { code });
+    expect(setUp.statusCode).toBe(200);
+    const pending = cookieHeader(await t.signIn(email, password, "10.3.0.6"));
+    const reused = await t.post("/api/auth/two-factor/verify-totp", pending, { code }, "10.3.0.6");
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json()).toMatchObject({ code: "TOTP_CODE_USED" });
+  });
+
   it("ends the attempt after five wrong codes", async () => {
     const ip = "10.3.0.2";
     const pending = cookieHeader(await t.signIn(admin.email, admin.password, ip));
@@ -277,16 +332,15 @@ describe("signing in with two-step verification", () => {
       const res = await t.post("/api/auth/two-factor/verify-totp", pending, { code: bad }, ip);
       expect(res.statusCode).toBe(401);
     }
-    const locked = await t.post(
-      "/api/auth/two-factor/verify-totp",
-      pending,
-      { code: await totpCode(admin.secret) },
-      ip,
-    );
+    // A right code no longer helps this attempt (and stays usable: a refused code is not spent).
+    const code = await totpCode(admin.secret);
+    const locked = await t.post("/api/auth/two-factor/verify-totp", pending, { code }, ip);
     expect(locked.statusCode).toBe(400);
     expect(locked.json()).toMatchObject({ code: "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" });
-    // A fresh sign-in with the right code works (the account lock needs 10 in a row).
-    expect((await t.sessionCookie(admin.email, admin.password)).length).toBeGreaterThan(0);
+    // A fresh sign-in with that same code works (the account lock needs 10 in a row).
+    const fresh = cookieHeader(await t.signIn(admin.email, admin.password, ip));
+    const signedIn = await t.post("/api/auth/two-factor/verify-totp", fresh, { code }, ip);
+    expect(signedIn.statusCode).toBe(200);
   });
 
   it("accepts each backup code once", async () => {

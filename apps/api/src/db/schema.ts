@@ -115,6 +115,14 @@ export const twoFactors = pgTable(
     verified: boolean("verified").notNull().default(true),
     failedVerificationCount: integer("failed_verification_count").notNull().default(0),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /**
+     * The 30-second time steps whose code was accepted lately: each code works once (ASVS 5.0 6.5.1;
+     * decision 006). Steps older than the verification window are dropped on the next claim.
+     */
+    usedTotpSteps: bigint("used_totp_steps", { mode: "number" })
+      .array()
+      .notNull()
+      .default(sql`'{}'::bigint[]`),
   },
   (t) => [uniqueIndex("two_factor_user_id_idx").on(t.userId)],
 );

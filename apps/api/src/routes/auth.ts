@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { Auth } from "../auth/auth.ts";
+import { claimTotpCode, TOTP_CODE_USED, TOTP_CODE_USED_MESSAGE } from "../auth/two-factor.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
@@ -33,6 +34,11 @@ export function createSignInFailureLimiter(config: AppConfig) {
 function emailOf(body: unknown): string | undefined {
   const email = (body as { email?: unknown } | undefined)?.email;
   return typeof email === "string" ? email.trim().toLowerCase() : undefined;
+}
+
+function codeOf(body: unknown): string | undefined {
+  const code = (body as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
 }
 
 /**
@@ -168,7 +174,24 @@ export async function authRoutes(
       // The second step of a sign-in: the person is named by the pending two-factor cookie.
       const pending = secondStep && !signedIn ? await pendingPerson(auth, db, request) : null;
 
+      // Each TOTP code works once (ASVS 5.0 6.5.1): its time step is taken before Better Auth checks it.
+      const person = signedIn ?? pending;
+      const code = path === "/two-factor/verify-totp" ? codeOf(request.body) : undefined;
+      const claim = person && code ? await claimTotpCode(auth, db, person.userId, code) : undefined;
+      if (claim?.status === "used") {
+        await recordAudit(db, {
+          action: "auth.mfa.verify",
+          outcome: "denied",
+          actorUserId: person!.userId,
+          actorEmail: person!.email,
+          details: { method: "totp", status: 401, code: TOTP_CODE_USED },
+          ...source,
+        });
+        return reply.status(401).send({ code: TOTP_CODE_USED, message: TOTP_CODE_USED_MESSAGE });
+      }
+
       const response = await auth.handler(toWebRequest(request, config.publicUrl));
+      if (claim?.status === "claimed" && !response.ok) await claim.release();
       const answer = twoFactorPath || path === "/sign-in/email" ? await answerOf(response) : {};
       const outcome = response.ok ? "success" : response.status === 429 ? "rate_limited" : "failure";
       const failure = response.ok ? {} : { details: { status: response.status, code: answer.code ?? null } };

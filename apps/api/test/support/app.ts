@@ -134,9 +134,25 @@ export function secretOfUri(uri: string): string {
   return new TextDecoder().decode(base32.decode(key));
 }
 
-/** The current 6-digit code of a raw TOTP secret, with Better Auth's own OTP helper. */
-export function totpCode(secret: string): Promise<string> {
-  return createOTP(secret).totp();
+const TOTP_STEP_MS = 30_000;
+const handedOut = new Map<string, number>();
+
+/**
+ * A 6-digit code of a raw TOTP secret (Better Auth's own OTP helper) that this process has not handed out
+ * before: the portal accepts each code once (decision 006), as an authenticator app's person would find
+ * when signing in twice within half a minute. Uses the current or the next time step (the server accepts
+ * one step either side) and waits for the clock when both are spent.
+ */
+export async function totpCode(secret: string): Promise<string> {
+  for (;;) {
+    const now = Math.floor(Date.now() / TOTP_STEP_MS);
+    const step = Math.max(now, (handedOut.get(secret) ?? now - 1) + 1);
+    if (step <= now + 1) {
+      handedOut.set(secret, step);
+      return createOTP(secret).hotp(step);
+    }
+    await new Promise((resolve) => setTimeout(resolve, (now + 1) * TOTP_STEP_MS - Date.now() + 50));
+  }
 }
 
 export function cookieHeader(res: LightMyRequestResponse): string {

@@ -1,0 +1,1 @@
+ALTER TABLE "two_factor" ADD COLUMN "used_totp_steps" bigint[] DEFAULT '{}'::bigint[] NOT NULL;
