@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { base32 } from "@better-auth/utils/base32";
 import { createOTP } from "@better-auth/utils/otp";
@@ -91,32 +91,21 @@ export async function wrongTotpCode(secret: string): Promise<string> {
 }
 
 /**
- * Sessions of accounts with two-step verification, kept in the run's directory for the next tests of every
- * worker: a code works once and an authenticator shows one a half-minute, so signing in afresh for every
- * test would wait for the clock. A kept session that a test signed out is noticed and replaced.
+ * Sessions of accounts with two-step verification, kept for the worker's next tests: a code works once and
+ * an authenticator shows one a half-minute, so signing in afresh for every test would wait for the clock.
+ * Kept per worker, never shared between workers, so a test that signs out ends no other test's session;
+ * the worker's next test notices and signs in again.
  */
 type TCookies = Awaited<ReturnType<BrowserContext["cookies"]>>;
-const keptSessionFile = (email: string) =>
-  path.join(runDir(), "sessions", `${createHash("sha256").update(email).digest("hex").slice(0, 16)}.json`);
-
-async function keepSession(email: string, cookies: TCookies) {
-  await mkdir(path.dirname(keptSessionFile(email)), { recursive: true });
-  // Written whole, then renamed into place, so another worker never reads half a file.
-  const partial = `${keptSessionFile(email)}.${randomUUID()}`;
-  await writeFile(partial, JSON.stringify(cookies));
-  await rename(partial, keptSessionFile(email));
-}
+const keptSessions = new Map<string, TCookies>();
 
 async function reuseSession(page: Page, email: string): Promise<boolean> {
-  const kept = await readFile(keptSessionFile(email), "utf8").then(
-    (text) => JSON.parse(text) as TCookies,
-    () => null,
-  );
+  const kept = keptSessions.get(email);
   if (!kept) return false;
   await page.context().addCookies(kept);
   const current = await page.request.get("/api/auth/get-session");
   if (current.ok() && (await current.json()) !== null) return true;
-  await rm(keptSessionFile(email), { force: true });
+  keptSessions.delete(email);
   await page.context().clearCookies();
   return false;
 }
@@ -166,7 +155,7 @@ export const test = base.extend<TFixtures>({
           code: await totpCode(account.totpSecret!),
         });
         expect(verified.status(), await verified.text()).toBe(200);
-        await keepSession(account.email, await page.context().cookies());
+        keptSessions.set(account.email, await page.context().cookies());
       }
     });
   },
