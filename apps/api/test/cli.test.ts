@@ -73,6 +73,56 @@ describe("command line", () => {
     },
   );
 
+  it(
+    "admin:create --reset-two-factor removes a lost enrolment, ends the sessions and audits it",
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), "cli-"));
+      const env = { DATA_DIR: dataDir, DEMO_DATA: "off" };
+      const args = ["--email", "lost@firm.example", "--password", "lost-phone-passphrase"];
+      expect(run("scripts/admin-create.ts", args, env).status).toBe(0);
+
+      // The admin had set up two-step verification and was signed in somewhere.
+      let db = await createPglite(path.join(dataDir, "pglite"));
+      try {
+        await db.query(`update users set two_factor_enabled = true where email = 'lost@firm.example'`);
+        await db.query(`insert into two_factor (id, secret, backup_codes, user_id)
+                        select 'tf-lost', 'sealed', 'sealed', id from users where email = 'lost@firm.example'`);
+        await db.query(`insert into sessions (id, token, user_id, expires_at, created_at, updated_at)
+                        select 's-lost', 'token-lost', id, now() + interval '1 hour', now(), now()
+                          from users where email = 'lost@firm.example'`);
+      } finally {
+        await db.close();
+      }
+
+      const kept = run("scripts/admin-create.ts", args, env);
+      expect(kept.stdout).toContain("Their two-step verification, if already set up, is kept");
+      const reset = run("scripts/admin-create.ts", [...args, "--reset-two-factor"], env);
+      expect(reset.status).toBe(0);
+      expect(reset.stdout).toContain(
+        "Their two-step verification was removed and their sessions ended: they set it up again at the next sign-in.",
+      );
+      const again = run("scripts/admin-create.ts", [...args, "--reset-two-factor"], env);
+      expect(again.stdout).toContain("They had no two-step verification to reset.");
+
+      db = await createPglite(path.join(dataDir, "pglite"));
+      try {
+        const state = await db.query(`
+          select u.two_factor_enabled,
+                 (select count(*)::int from two_factor t where t.user_id = u.id) as enrolments,
+                 (select count(*)::int from sessions s where s.user_id = u.id) as sessions
+            from users u where u.email = 'lost@firm.example'`);
+        expect(state.rows).toEqual([{ two_factor_enabled: false, enrolments: 0, sessions: 0 }]);
+        const audit = await db.query<{ action: string; actor_email: string }>(
+          "select action, actor_email from audit_log where action = 'auth.mfa.reset'",
+        );
+        expect(audit.rows).toEqual([{ action: "auth.mfa.reset", actor_email: "system (admin:create)" }]);
+      } finally {
+        await db.close();
+      }
+    },
+  );
+
   it("prints usage for missing arguments", () => {
     const result = run("scripts/admin-create.ts", [], {
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "cli-")),

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { auditLog, twoFactors, users } from "../src/db/schema.ts";
+import { resetTwoFactor } from "../src/auth/two-factor.ts";
 import { seedDemoData } from "../src/demo/seed.ts";
 import { cookieHeader, createTestApp, headersFor, ORIGIN, secretOfUri, totpCode } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
@@ -458,5 +459,24 @@ describe("demo admin", () => {
       .innerJoin(users, eq(users.id, twoFactors.userId))
       .where(eq(users.email, DEMO_ADMIN.email));
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe("recovery after a lost authenticator", () => {
+  it("removes the enrolment and the sessions; the next sign-in sets it up again", async () => {
+    const { email, password } = await t.createUser("admin");
+    const enrolled = await t.enrolTwoFactor(email, password, await t.sessionCookie(email, password));
+    const [user] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+
+    expect(await resetTwoFactor(database.db, user!.id, { email: "it@firm.example" })).toBe(true);
+    expect(await resetTwoFactor(database.db, user!.id, { email: "it@firm.example" })).toBe(false);
+
+    expect((await get("/api/auth/get-session", enrolled.cookie)).json()).toBeNull();
+    const signedIn = await t.signIn(email, password, "10.3.1.1");
+    expect(signedIn.json()).not.toHaveProperty("twoFactorRedirect");
+    const admin = await get("/api/admin/workbooks", cookieHeader(signedIn));
+    expect(admin.statusCode).toBe(403);
+    expect(admin.json()).toMatchObject({ code: "MFA_ENROLLMENT_REQUIRED" });
+    expect(await auditOf("it@firm.example", ["auth.mfa.reset"])).toEqual(["auth.mfa.reset:success"]);
   });
 });

@@ -3,7 +3,7 @@ import { createOTP } from "@better-auth/utils/otp";
 import { symmetricDecrypt, symmetricEncrypt } from "better-auth/crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { twoFactors, users } from "../db/schema.ts";
+import { sessions, twoFactors, users } from "../db/schema.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Auth } from "./auth.ts";
 
@@ -111,4 +111,34 @@ export async function enrolWithSecret(auth: Auth, db: Database, userId: string, 
     });
   });
   return true;
+}
+
+/**
+ * Recovery for someone who lost their authenticator and their backup codes (decision 006): removes their
+ * enrolment and ends their sessions, in one transaction and audited. Whoever's role requires two-step
+ * verification sets it up again at the next sign-in. Returns false when they had none (nothing changes).
+ */
+export async function resetTwoFactor(
+  db: Database,
+  userId: string,
+  actor: { userId?: string | null; email: string },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(twoFactors)
+      .where(eq(twoFactors.userId, userId))
+      .returning({ id: twoFactors.id });
+    if (removed.length === 0) return false;
+    await tx.update(users).set({ twoFactorEnabled: false }).where(eq(users.id, userId));
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    await recordAudit(tx, {
+      action: "auth.mfa.reset",
+      outcome: "success",
+      actorUserId: actor.userId ?? null,
+      actorEmail: actor.email,
+      targetType: "user",
+      targetId: userId,
+    });
+    return true;
+  });
 }

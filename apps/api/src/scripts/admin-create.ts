@@ -1,16 +1,31 @@
 import { parseArgs } from "node:util";
 import { buildApp } from "../app.ts";
+import { eq } from "drizzle-orm";
+import { resetTwoFactor } from "../auth/two-factor.ts";
 import { ensureUser } from "../auth/users.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
+import { users } from "../db/schema.ts";
 
-/** npm run admin:create -- --email E --password P [--name N] */
+const USAGE =
+  "Usage: npm run admin:create -- --email <email> --password <password> [--name <name>] [--reset-two-factor]";
+
+/**
+ * npm run admin:create -- --email E --password P [--name N] [--reset-two-factor]
+ * `--reset-two-factor` is the recovery of an admin who lost their authenticator and backup codes: their
+ * enrolment is removed, their sessions end, and they set it up again at the next sign-in (audited).
+ */
 async function main() {
   const { values } = parseArgs({
-    options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
+    options: {
+      email: { type: "string" },
+      password: { type: "string" },
+      name: { type: "string" },
+      "reset-two-factor": { type: "boolean" },
+    },
   });
   if (!values.email || !values.password) {
-    console.error("Usage: npm run admin:create -- --email <email> --password <password> [--name <name>]");
+    console.error(USAGE);
     process.exit(2);
   }
   const config = loadConfig();
@@ -25,15 +40,29 @@ async function main() {
       role: "admin",
       resetExisting: true,
     });
+    const [admin] = await database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, values.email.trim().toLowerCase()));
+    const reset =
+      values["reset-two-factor"] === true && admin
+        ? await resetTwoFactor(database.db, admin.id, { email: "system (admin:create)" })
+        : false;
     await app.close();
     console.log(
       `Admin ${values.email} ${result === "created" ? "created" : "updated (password and role reset)"}.`,
     );
-    if (config.mfaRequiredRoles.includes("admin")) {
+    if (values["reset-two-factor"]) {
+      console.log(
+        reset
+          ? "Their two-step verification was removed and their sessions ended: they set it up again at the next sign-in."
+          : "They had no two-step verification to reset.",
+      );
+    } else if (config.mfaRequiredRoles.includes("admin")) {
       console.log(
         result === "created"
           ? "They set up two-step verification on their first sign-in."
-          : "Their two-step verification, if already set up, is kept.",
+          : "Their two-step verification, if already set up, is kept (--reset-two-factor removes it).",
       );
     }
   } finally {
