@@ -1,5 +1,6 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import type { FormEvent } from "react";
+import { useForm } from "react-hook-form";
 
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -10,6 +11,8 @@ import { useAsyncAction } from "@/lib/use-async-action";
 
 import { SecondStepError, verifySecondStep } from "../api/sign-in";
 import type { TSecondStepMethod } from "../api/sign-in";
+import { CODE_FORM_OPTIONS, ZBackupCodeFormSchema, ZTotpCodeFormSchema } from "../two-factor-code";
+import type { TCodeForm } from "../two-factor-code";
 
 export const SECOND_STEP_PROMPT = "Enter the 6-digit code from your authenticator app.";
 
@@ -23,26 +26,25 @@ type TTwoFactorStepProps = {
 /** The second step of a sign-in with two-step verification: a TOTP code, or one backup code (decision 006). */
 export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
   const [method, setMethod] = useState<TSecondStepMethod>("totp");
-  const [code, setCode] = useState("");
-  const [fieldError, setFieldError] = useState<string | undefined>();
   const [message, setMessage] = useState<string | null>(null);
   const [finishing, setFinishing] = useState(false);
   const verify = useAsyncAction(verifySecondStep);
   const totp = method === "totp";
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<TCodeForm>({
+    ...CODE_FORM_OPTIONS,
+    resolver: zodResolver(totp ? ZTotpCodeFormSchema : ZBackupCodeFormSchema),
+    defaultValues: { code: "" },
+  });
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const value = totp ? code.replace(/\s+/g, "") : code.trim();
-    if (totp ? !/^\d{6}$/.test(value) : !value) {
-      setFieldError(
-        totp ? "Enter the 6 digits from your authenticator app." : "Enter one of your backup codes.",
-      );
-      return;
-    }
-    setFieldError(undefined);
+  const onSubmit = handleSubmit(({ code }) => {
     setMessage(null);
     verify.run(
-      { method, code: value },
+      { method, code },
       {
         onSuccess: async (session) => {
           setFinishing(true);
@@ -59,12 +61,11 @@ export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
         },
       },
     );
-  };
+  });
 
   const switchMethod = () => {
     setMethod(totp ? "backup-code" : "totp");
-    setCode("");
-    setFieldError(undefined);
+    reset();
     setMessage(null);
   };
 
@@ -82,8 +83,6 @@ export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
       <TextField
         key={method}
         label={totp ? "Authentication code" : "Backup code"}
-        value={code}
-        onChange={(event) => setCode(event.target.value)}
         autoComplete="one-time-code"
         inputMode={totp ? "numeric" : "text"}
         autoCapitalize="off"
@@ -91,9 +90,10 @@ export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
         maxLength={totp ? 9 : 32}
         placeholder={totp ? "123456" : "xxxxx-xxxxx"}
         className="text-center font-mono tracking-[0.3em]"
-        error={fieldError}
+        error={errors.code?.message}
         // The step opens because the person just signed in, so the code field is where they are.
         autoFocus
+        {...register("code")}
       />
       <Button type="submit" className="w-full" isLoading={busy}>
         {busy ? "Verifying..." : "Verify"}
