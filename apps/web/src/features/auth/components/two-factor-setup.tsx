@@ -1,6 +1,8 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { FormEvent, ReactNode } from "react";
+import type { ReactNode } from "react";
+import { useForm } from "react-hook-form";
 import QRCode from "react-qr-code";
 
 import { Button } from "@/components/ui/button";
@@ -10,6 +12,8 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { confirmTwoFactor, startTwoFactor, totpKeyOf } from "../api/two-factor";
 import type { TEnrolment } from "../api/two-factor";
+import { CODE_FORM_OPTIONS, ZTotpCodeFormSchema } from "../two-factor-code";
+import type { TCodeForm } from "../two-factor-code";
 import { TwoFactorPasswordStep } from "./two-factor-password-step";
 
 type TSetupProps = {
@@ -45,6 +49,45 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
   );
 }
 
+/** The enrolment's last step: the first code from the app turns two-step verification on. */
+function ConfirmCodeForm({ onConfirmed }: { onConfirmed: () => void }) {
+  const confirm = useMutation({ mutationFn: confirmTwoFactor });
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<TCodeForm>({
+    ...CODE_FORM_OPTIONS,
+    resolver: zodResolver(ZTotpCodeFormSchema),
+    defaultValues: { code: "" },
+  });
+
+  const onSubmit = handleSubmit(({ code }) => confirm.mutate(code, { onSuccess: onConfirmed }));
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="max-w-xs space-y-4">
+      <TextField
+        label="6-digit code"
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        maxLength={9}
+        placeholder="123456"
+        className="font-mono tracking-[0.3em]"
+        error={errors.code?.message}
+        {...register("code")}
+      />
+      <Button type="submit" isLoading={confirm.isPending}>
+        {confirm.isPending ? "Verifying..." : "Verify"}
+      </Button>
+      {confirm.isError ? (
+        <FormMessage tone="error">
+          {getErrorMessage(confirm.error, "The code could not be checked. Please try again.")}
+        </FormMessage>
+      ) : null}
+    </form>
+  );
+}
+
 /**
  * Enrolment in two-step verification (decision 006): confirm the password, scan the QR code (or type the
  * key), confirm with a code, then see the backup codes once.
@@ -52,21 +95,7 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 export function TwoFactorSetup({ onStarted, onDone, doneLabel, onCancel }: TSetupProps) {
   const [enrolment, setEnrolment] = useState<TEnrolment | null>(null);
   const [confirmed, setConfirmed] = useState(false);
-  const [code, setCode] = useState("");
-  const [fieldError, setFieldError] = useState<string | undefined>();
   const [finishing, setFinishing] = useState(false);
-  const confirm = useMutation({ mutationFn: confirmTwoFactor });
-
-  const onCode = (event: FormEvent) => {
-    event.preventDefault();
-    const value = code.replace(/\s+/g, "");
-    if (!/^\d{6}$/.test(value)) {
-      setFieldError("Enter the 6 digits from your authenticator app.");
-      return;
-    }
-    setFieldError(undefined);
-    confirm.mutate(value, { onSuccess: () => setConfirmed(true) });
-  };
 
   if (!enrolment) {
     return (
@@ -162,27 +191,7 @@ export function TwoFactorSetup({ onStarted, onDone, doneLabel, onCancel }: TSetu
         </div>
       </Step>
       <Step n={2} title="Enter the code the app shows">
-        <form onSubmit={onCode} noValidate className="max-w-xs space-y-4">
-          <TextField
-            label="6-digit code"
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={9}
-            placeholder="123456"
-            className="font-mono tracking-[0.3em]"
-            error={fieldError}
-          />
-          <Button type="submit" isLoading={confirm.isPending}>
-            {confirm.isPending ? "Verifying..." : "Verify"}
-          </Button>
-          {confirm.isError ? (
-            <FormMessage tone="error">
-              {getErrorMessage(confirm.error, "The code could not be checked. Please try again.")}
-            </FormMessage>
-          ) : null}
-        </form>
+        <ConfirmCodeForm onConfirmed={() => setConfirmed(true)} />
       </Step>
     </ol>
   );
