@@ -199,6 +199,26 @@ const routes: RouteCase[] = [
       payload: { workbook_name: f.wb.workbook_name, team_name: "Edited" },
     }),
   },
+  {
+    name: "POST /api/admin/resyncclient/{c_id}",
+    ok: 200,
+    request: (f) => ({ method: "POST", url: `/api/admin/resyncclient/${f.client.c_id}` }),
+  },
+  {
+    name: "POST /api/admin/resyncemployee/{e_id}",
+    ok: 200,
+    request: (f) => ({ method: "POST", url: `/api/admin/resyncemployee/${f.employee.e_id}` }),
+  },
+  {
+    name: "POST /api/admin/resettwofactorclient/{c_id}",
+    ok: 200,
+    request: (f) => ({ method: "POST", url: `/api/admin/resettwofactorclient/${f.client.c_id}` }),
+  },
+  {
+    name: "POST /api/admin/resettwofactoremployee/{e_id}",
+    ok: 200,
+    request: (f) => ({ method: "POST", url: `/api/admin/resettwofactoremployee/${f.employee.e_id}` }),
+  },
 ];
 
 const expectations = [

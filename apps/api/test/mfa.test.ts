@@ -479,4 +479,69 @@ describe("recovery after a lost authenticator", () => {
     expect(admin.json()).toMatchObject({ code: "MFA_ENROLLMENT_REQUIRED" });
     expect(await auditOf("it@firm.example", ["auth.mfa.reset"])).toEqual(["auth.mfa.reset:success"]);
   });
+
+  it("an admin resets a client's and an employee's two-step verification from the back office", async () => {
+    const adminHeaders = await headersFor(t, "admin");
+    const post = (url: string) => t.app.inject({ method: "POST", url, headers: adminHeaders });
+    const listed = async (list: "clients" | "employees", email: string) =>
+      (
+        await t.app.inject({ method: "GET", url: `/api/admin/${list}?q=${email}`, headers: adminHeaders })
+      ).json()[0];
+    const people = [
+      { list: "clients" as const, path: "resettwofactorclient", role: "client" as const },
+      { list: "employees" as const, path: "resettwofactoremployee", role: "employee" as const },
+    ];
+    for (const person of people) {
+      const id = person.role === "client" ? "c_id" : "e_id";
+      const add = await t.app.inject({
+        method: "POST",
+        url: person.role === "client" ? "/api/admin/addclient" : "/api/admin/addemployee",
+        headers: adminHeaders,
+        payload:
+          person.role === "client"
+            ? {
+                clientId: "CL-LOST",
+                firstName: "Lost",
+                lastName: "Phone",
+                email: "lost.client@example.com",
+                password: "lost-phone-client-pass",
+                role: "client",
+                privilege: "View",
+                workbookIds: [],
+              }
+            : {
+                employeeId: "EM-LOST",
+                firstName: "Lost",
+                lastName: "Phone",
+                email: "lost.employee@meridian-advisory.example",
+                password: "lost-phone-employee-pass",
+                role: "employee",
+                privilege: "View",
+                clientIds: [],
+              },
+      });
+      expect(add.statusCode).toBe(201);
+      const record = add.json().data[person.role] as { email: string; c_id?: number; e_id?: number };
+      const password = person.role === "client" ? "lost-phone-client-pass" : "lost-phone-employee-pass";
+      const session = await t.sessionCookie(record.email, password);
+      const enrolled = await t.enrolTwoFactor(record.email, password, session);
+      expect(await listed(person.list, record.email)).toMatchObject({ two_factor_enabled: true });
+
+      const reset = await post(`/api/admin/${person.path}/${record[id]}`);
+      expect(reset.statusCode).toBe(200);
+      expect(reset.json()).toEqual({
+        message: "Two-step verification was reset. They set it up again at their next sign-in.",
+        reset: true,
+      });
+      expect(await listed(person.list, record.email)).toMatchObject({ two_factor_enabled: false });
+      expect((await get("/api/auth/get-session", enrolled.cookie)).json()).toBeNull();
+      expect((await post(`/api/admin/${person.path}/${record[id]}`)).json()).toEqual({
+        message: "Two-step verification is not set up.",
+        reset: false,
+      });
+    }
+    const unknown = await post("/api/admin/resettwofactorclient/987654");
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ error: "Client not found." });
+  });
 });

@@ -99,6 +99,8 @@ const syncFields = {
   /** The BI service's answer to the oldest unfinished change, when it failed or is being retried. */
   sync_error: z.string().nullable(),
 };
+/** Whether the person has set up two-step verification (an admin can reset it after a lost device). */
+const twoFactorField = { two_factor_enabled: z.boolean() };
 
 export const ZClientSchema = z.object({
   c_id: z.number().int(),
@@ -110,6 +112,7 @@ export const ZClientSchema = z.object({
   workbook_ids: z.array(z.number().int()),
   employees: z.array(z.object({ first_name: z.string(), last_name: z.string() })),
   ...syncFields,
+  ...twoFactorField,
 });
 export type TClient = z.infer<typeof ZClientSchema>;
 
@@ -148,6 +151,7 @@ export const ZEmployeeSchema = z.object({
   privilege: z.enum(PRIVILEGES),
   clients: z.array(z.object({ c_id: z.number().int(), first_name: z.string(), last_name: z.string() })),
   ...syncFields,
+  ...twoFactorField,
 });
 export type TEmployee = z.infer<typeof ZEmployeeSchema>;
 

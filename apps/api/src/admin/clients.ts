@@ -61,6 +61,7 @@ function selectClients(where: SQL, order: SQL, limit: number, offset: number, to
       (select p.last_error from provisioning_requests p
         where p.user_id = c.user_id and p.status <> 'done' and p.last_error is not null
         order by p.created_at limit 1) as sync_error,
+      (select u.two_factor_enabled from users u where u.id = c.user_id) as two_factor_enabled,
       ${total} as total
     from clients c
     where ${where}

@@ -57,6 +57,7 @@ function selectEmployees(where: SQL, order: SQL, limit: number, offset: number, 
       (select p.last_error from provisioning_requests p
         where p.user_id = e.user_id and p.status <> 'done' and p.last_error is not null
         order by p.created_at limit 1) as sync_error,
+      (select u.two_factor_enabled from users u where u.id = e.user_id) as two_factor_enabled,
       ${total} as total
     from employees e
     where ${where}

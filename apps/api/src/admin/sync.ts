@@ -1,10 +1,24 @@
 import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.ts";
-import type { Database } from "../db/client.ts";
+import { resetTwoFactor } from "../auth/two-factor.ts";
+import type { Database, Executor } from "../db/client.ts";
 import { clients, employees, provisioningRequests } from "../db/schema.ts";
 import { notFound } from "../lib/errors.ts";
 import { memberUpsertPayload } from "./people.ts";
 import { auditActor, type Actor } from "./shared.ts";
+
+/** A client or an employee, by the id the admin pages use. */
+export type PersonTarget = { type: "client"; cId: number } | { type: "employee"; eId: number };
+
+/** The person's sign-in account; 404 in the admin's words when there is no such client or employee. */
+async function signInAccountOf(db: Executor, target: PersonTarget): Promise<string> {
+  const [row] =
+    target.type === "client"
+      ? await db.select({ userId: clients.userId }).from(clients).where(eq(clients.cId, target.cId))
+      : await db.select({ userId: employees.userId }).from(employees).where(eq(employees.eId, target.eId));
+  if (!row) throw notFound(target.type === "client" ? "Client not found." : "Employee not found.");
+  return row.userId;
+}
 
 /**
  * Puts a client's or employee's failed BI changes back in the queue, to be sent at once and in
@@ -12,22 +26,14 @@ import { auditActor, type Actor } from "./shared.ts";
  * always carries the complete state), so fixing the cause — a workbook's team, a name — and retrying
  * is enough. Answers how many were re-queued.
  */
-export async function retryFailedSync(
-  db: Database,
-  target: { type: "client"; cId: number } | { type: "employee"; eId: number },
-  actor: Actor,
-): Promise<number> {
+export async function retryFailedSync(db: Database, target: PersonTarget, actor: Actor): Promise<number> {
   return db.transaction(async (tx) => {
-    const [row] =
-      target.type === "client"
-        ? await tx.select({ userId: clients.userId }).from(clients).where(eq(clients.cId, target.cId))
-        : await tx.select({ userId: employees.userId }).from(employees).where(eq(employees.eId, target.eId));
-    if (!row) throw notFound(target.type === "client" ? "Client not found." : "Employee not found.");
+    const userId = await signInAccountOf(tx, target);
     const failed = and(
-      eq(provisioningRequests.userId, row.userId),
+      eq(provisioningRequests.userId, userId),
       eq(provisioningRequests.status, "failed"),
     );
-    const current = await memberUpsertPayload(tx, row.userId);
+    const current = await memberUpsertPayload(tx, userId);
     if (current) {
       await tx
         .update(provisioningRequests)
@@ -49,4 +55,17 @@ export async function retryFailedSync(
     });
     return requeued.length;
   });
+}
+
+/**
+ * Removes a client's or employee's two-step verification after they lost their authenticator and backup
+ * codes (decision 006): their sessions end and, where their role requires it, they set it up again at the
+ * next sign-in. Answers whether they had it.
+ */
+export async function resetPersonTwoFactor(
+  db: Database,
+  target: PersonTarget,
+  actor: Actor,
+): Promise<boolean> {
+  return resetTwoFactor(db, await signInAccountOf(db, target), actor);
 }

@@ -4,7 +4,7 @@ import { symmetricDecrypt, symmetricEncrypt } from "better-auth/crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { sessions, twoFactors, users } from "../db/schema.ts";
-import { recordAudit } from "../audit/audit.ts";
+import { recordAudit, type AuditSource } from "../audit/audit.ts";
 import type { Auth } from "./auth.ts";
 
 /** The issuer authenticator apps show next to the account (the twoFactor plugin's `issuer`). */
@@ -121,7 +121,7 @@ export async function enrolWithSecret(auth: Auth, db: Database, userId: string, 
 export async function resetTwoFactor(
   db: Database,
   userId: string,
-  actor: { userId?: string | null; email: string },
+  actor: { userId?: string | null; email: string } & AuditSource,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const removed = await tx
@@ -138,6 +138,9 @@ export async function resetTwoFactor(
       actorEmail: actor.email,
       targetType: "user",
       targetId: userId,
+      ip: actor.ip ?? null,
+      userAgent: actor.userAgent ?? null,
+      requestId: actor.requestId ?? null,
     });
     return true;
   });

@@ -25,7 +25,7 @@ import { embedIdentityForUser } from "../access/embed-identity.ts";
 import { addClient, deleteClient, editClient, listClients } from "../admin/clients.ts";
 import { addEmployee, deleteEmployee, editEmployee, listEmployees } from "../admin/employees.ts";
 import { actorOf, setPageHeaders } from "../admin/shared.ts";
-import { retryFailedSync } from "../admin/sync.ts";
+import { resetPersonTwoFactor, retryFailedSync } from "../admin/sync.ts";
 import { addWorkbook, deleteWorkbook, editWorkbook, listWorkbooks } from "../admin/workbooks.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
@@ -271,6 +271,42 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
       );
       return { message: requeued > 0 ? "Sync retry queued." : "Nothing to retry.", requeued };
     },
+  );
+
+  // After a lost authenticator (decision 006): the person's two-step verification is removed, their
+  // sessions end, and where their role requires it they set it up again at the next sign-in.
+  const twoFactorReset = z.object({ message: z.string(), reset: z.boolean() });
+  const resetAnswer = (reset: boolean) => ({
+    message: reset
+      ? "Two-step verification was reset. They set it up again at their next sign-in."
+      : "Two-step verification is not set up.",
+    reset,
+  });
+  app.post(
+    "/api/admin/resettwofactorclient/:c_id",
+    { schema: { tags: ["clients"], params: idParam("c_id"), response: { 200: twoFactorReset, ...errors } } },
+    async (request) =>
+      resetAnswer(
+        await resetPersonTwoFactor(
+          db,
+          { type: "client", cId: request.params.c_id as number },
+          actorOf(request),
+        ),
+      ),
+  );
+  app.post(
+    "/api/admin/resettwofactoremployee/:e_id",
+    {
+      schema: { tags: ["employees"], params: idParam("e_id"), response: { 200: twoFactorReset, ...errors } },
+    },
+    async (request) =>
+      resetAnswer(
+        await resetPersonTwoFactor(
+          db,
+          { type: "employee", eId: request.params.e_id as number },
+          actorOf(request),
+        ),
+      ),
   );
 
   // ---- Workbooks ----
