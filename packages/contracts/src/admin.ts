@@ -200,6 +200,10 @@ export const ZClientMutationResponseSchema = z.object({ message: z.string(), dat
 export const ZEmployeeMutationResponseSchema = z.object({ message: z.string(), data: ZEmployeeSchema });
 export const ZWorkbookMutationResponseSchema = z.object({ message: z.string(), data: ZWorkbookSchema });
 
+/** POST /api/admin/resettwofactorclient/{c_id} and …employee/{e_id}: whether there was one to remove. */
+export const ZTwoFactorResetResponseSchema = z.object({ message: z.string(), reset: z.boolean() });
+export type TTwoFactorResetResponse = z.infer<typeof ZTwoFactorResetResponseSchema>;
+
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 

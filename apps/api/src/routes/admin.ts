@@ -16,6 +16,7 @@ import {
   ZWorkbookInputSchema,
   ZWorkbookListQuerySchema,
   ZWorkbookMutationResponseSchema,
+  ZTwoFactorResetResponseSchema,
   ZWorkbookSchema,
   type TEmbedData,
 } from "@portal/contracts";
@@ -275,7 +276,6 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 
   // After a lost authenticator (decision 006): the person's two-step verification is removed, their
   // sessions end, and where their role requires it they set it up again at the next sign-in.
-  const twoFactorReset = z.object({ message: z.string(), reset: z.boolean() });
   const resetAnswer = (reset: boolean) => ({
     message: reset
       ? "Two-step verification was reset. They set it up again at their next sign-in."
@@ -284,7 +284,13 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   });
   app.post(
     "/api/admin/resettwofactorclient/:c_id",
-    { schema: { tags: ["clients"], params: idParam("c_id"), response: { 200: twoFactorReset, ...errors } } },
+    {
+      schema: {
+        tags: ["clients"],
+        params: idParam("c_id"),
+        response: { 200: ZTwoFactorResetResponseSchema, ...errors },
+      },
+    },
     async (request) =>
       resetAnswer(
         await resetPersonTwoFactor(
@@ -297,7 +303,11 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.post(
     "/api/admin/resettwofactoremployee/:e_id",
     {
-      schema: { tags: ["employees"], params: idParam("e_id"), response: { 200: twoFactorReset, ...errors } },
+      schema: {
+        tags: ["employees"],
+        params: idParam("e_id"),
+        response: { 200: ZTwoFactorResetResponseSchema, ...errors },
+      },
     },
     async (request) =>
       resetAnswer(
