@@ -1,21 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
-import { Link, useNavigate } from "react-router";
-
-import { Button, buttonClasses } from "@/components/ui/button";
-import { SelectField, TextField } from "@/components/ui/field";
-import { FormMessage } from "@/components/ui/form-message";
-import { Spinner } from "@/components/ui/spinner";
-import { getErrorMessage } from "@/lib/errors";
+import { FormProvider, useForm } from "react-hook-form";
 
 import { ZAddClientFormSchema, useAddClient } from "../api/add-client";
 import type { TAddClientFormInput, TAddClientFormValues } from "../api/add-client";
-import { ALL_FIELDS_REQUIRED, fieldError, hasMissingFields } from "../utils/form-errors";
-import type { TNoticeState } from "../utils/notice";
-import { PRIVILEGE_OPTIONS } from "../utils/privileges";
-import { FormFooter, FormPage, FormSection } from "./form-layout";
-import { RegistrationFrame } from "./registration-frame";
+import { hasMissingFields, saveState } from "../utils/form-errors";
+import { FormPage, SubmitFooter } from "./form-layout";
+import { AccessFields, PersonIdentityFields, SignInFields } from "./person-fields";
+import { SigmaRegistration, useSigmaRegistration } from "./registration-frame";
 import { WorkbookPicker } from "./workbook-picker";
 import type { TWorkbookOption } from "./workbook-picker";
 
@@ -30,22 +22,15 @@ const LIST = "/admin/client-list";
  * workbook chosen → no embed URL (DEVIATION D18) → straight to the list.
  */
 export function AddClientPage() {
-  const navigate = useNavigate();
   const addClient = useAddClient();
+  const registration = useSigmaRegistration(LIST, CLIENT_REGISTERED);
   const [workbooks, setWorkbooks] = useState<TWorkbookOption[]>([]);
-  const [embedUrl, setEmbedUrl] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<TAddClientFormInput, unknown, TAddClientFormValues>({
+  const form = useForm<TAddClientFormInput, unknown, TAddClientFormValues>({
     resolver: zodResolver(ZAddClientFormSchema),
     defaultValues: { clientId: "", firstName: "", lastName: "", email: "", password: "", privilege: "" },
   });
 
-  const toList = () => navigate(LIST, { state: { notice: CLIENT_REGISTERED } satisfies TNoticeState });
-
-  const onSubmit = handleSubmit((values) => {
+  const onSubmit = form.handleSubmit((values) => {
     addClient.mutate(
       {
         ...values,
@@ -54,12 +39,7 @@ export function AddClientPage() {
         // Spec payload; the server derives the teams itself (DEVIATION D17).
         teams: [...new Set(workbooks.map((workbook) => workbook.team))],
       },
-      {
-        onSuccess: ({ data }) => {
-          if (data.embed.embedUrl) setEmbedUrl(data.embed.embedUrl);
-          else void toList();
-        },
-      },
+      { onSuccess: registration.onRegistered },
     );
   });
 
@@ -73,91 +53,36 @@ export function AddClientPage() {
       backTo={LIST}
       backLabel="Back to clients"
     >
-      <form onSubmit={onSubmit} noValidate>
-        <fieldset disabled={busy} className="contents">
-          <FormSection title="Client" description="How the firm identifies the client.">
-            <TextField
-              label="Client ID"
-              autoComplete="off"
-              error={fieldError(errors.clientId?.message)}
-              {...register("clientId")}
+      <FormProvider {...form}>
+        <form onSubmit={onSubmit} noValidate>
+          <fieldset disabled={busy} className="contents">
+            <PersonIdentityFields
+              title="Client"
+              description="How the firm identifies the client."
+              idLabel="Client ID"
+              idName="clientId"
             />
-            <div className="hidden sm:block" />
-            <TextField
-              label="First Name"
-              autoComplete="off"
-              error={fieldError(errors.firstName?.message)}
-              {...register("firstName")}
+            <SignInFields
+              description="The client signs in at the portal with these."
+              emailLabel="Email"
+              passwordHint="At least 8 characters. Share it with the client securely."
             />
-            <TextField
-              label="Last Name"
-              autoComplete="off"
-              error={fieldError(errors.lastName?.message)}
-              {...register("lastName")}
-            />
-          </FormSection>
-          <FormSection title="Sign-in" description="The client signs in at the portal with these.">
-            <TextField
-              label="Email"
-              type="email"
-              inputMode="email"
-              autoComplete="off"
-              error={fieldError(errors.email?.message)}
-              {...register("email")}
-            />
-            <TextField
-              label="Password"
-              type="password"
-              autoComplete="new-password"
-              hint="At least 8 characters. Share it with the client securely."
-              error={fieldError(errors.password?.message)}
-              {...register("password")}
-            />
-          </FormSection>
-          <FormSection title="Access" description="What the client may do and see in the workbooks.">
-            <SelectField
-              label="Privilege"
-              options={PRIVILEGE_OPTIONS}
-              error={fieldError(errors.privilege?.message)}
-              {...register("privilege")}
-            />
-            <div className="sm:col-span-2">
+            <AccessFields description="What the client may do and see in the workbooks.">
               <WorkbookPicker selected={workbooks} onChange={setWorkbooks} disabled={busy} />
-            </div>
-          </FormSection>
-        </fieldset>
-        <FormFooter
-          messages={
-            <>
-              {hasMissingFields(errors) ? (
-                <FormMessage tone="error">{ALL_FIELDS_REQUIRED}</FormMessage>
-              ) : null}
-              {addClient.isError ? (
-                <FormMessage tone="error">
-                  {getErrorMessage(addClient.error, "The client could not be registered.")}
-                </FormMessage>
-              ) : null}
-              {registered ? <FormMessage tone="success">{CLIENT_REGISTERED}</FormMessage> : null}
-              {embedUrl ? (
-                <>
-                  <p role="status" className="flex items-center gap-2.5 text-sm text-navy-800">
-                    <Spinner className="size-4 text-emerald-600" />
-                    {REGISTERING_CLIENT}
-                  </p>
-                  <RegistrationFrame src={embedUrl} title="Sigma registration" onDone={() => void toList()} />
-                </>
-              ) : null}
-            </>
-          }
-        >
-          <Link to={LIST} className={buttonClasses("secondary")}>
-            Cancel
-          </Link>
-          <Button type="submit" isLoading={addClient.isPending} disabled={registered}>
-            {addClient.isPending ? "Registering..." : "Register Client"}
-          </Button>
-        </FormFooter>
-      </form>
+            </AccessFields>
+          </fieldset>
+          <SubmitFooter
+            cancelTo={LIST}
+            submitLabel="Register Client"
+            pendingLabel="Registering..."
+            {...saveState(addClient, "The client could not be registered.")}
+            missingFields={hasMissingFields(form.formState.errors)}
+            success={registered ? CLIENT_REGISTERED : undefined}
+          >
+            <SigmaRegistration registration={registration} text={REGISTERING_CLIENT} />
+          </SubmitFooter>
+        </form>
+      </FormProvider>
     </FormPage>
   );
 }

@@ -1,9 +1,9 @@
-import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
+import { getErrorMessage } from "@/lib/errors";
 
 /**
  * What an edit screen shows while it has nothing to edit yet: 'Loading...' while the record is
@@ -11,17 +11,25 @@ import { Spinner } from "@/components/ui/spinner";
  */
 export function EditTargetState({
   title,
-  loading,
-  message,
+  target,
+  lookup,
+  noneSelected,
+  loadFailed,
   listTo,
   listLabel,
 }: {
   title: string;
-  loading: boolean;
-  message: ReactNode;
+  /** The key the record is looked up by; "" when the address names none. */
+  target: string;
+  lookup: { isPending: boolean; error: unknown };
+  noneSelected: string;
+  /** Shown when the lookup fails without a message of the server's. */
+  loadFailed: string;
   listTo: string;
   listLabel: string;
 }) {
+  const loading = target !== "" && lookup.isPending;
+  const message = target === "" ? noneSelected : getErrorMessage(lookup.error, loadFailed);
   return (
     <section aria-labelledby="page-title" className="mx-auto max-w-3xl space-y-6">
       <h1 id="page-title" className="text-2xl font-semibold tracking-tight text-navy-950">

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useLocation, useNavigate, useSearchParams } from "react-router";
+import { useNavigate } from "react-router";
 
 import { ZWorkbookSchema } from "@portal/contracts";
 import type { TWorkbook } from "@portal/contracts";
@@ -8,7 +8,7 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { UPDATE_WORKBOOK_FAILED, useEditWorkbook } from "../api/edit-workbook";
 import { useWorkbook } from "../api/find-workbook";
-import { passedRecord } from "../utils/edit-state";
+import { useEditTarget } from "../utils/edit-state";
 import type { TNoticeState } from "../utils/notice";
 import { EditTargetState } from "./edit-target";
 import { FormPage } from "./form-layout";
@@ -22,16 +22,12 @@ export const AFTER_WORKBOOK_EDIT_DELAY_MS = 1000;
  * opened from the address bar it is looked up by its (unique) name.
  */
 export function EditWorkbookPage() {
-  const location = useLocation();
-  const [searchParams] = useSearchParams();
-  const nameInAddress = searchParams.get("name") ?? "";
-  const passed = passedRecord<TWorkbook>(
-    location.state,
-    "workbook",
-    ZWorkbookSchema,
-    (workbook) => !nameInAddress || workbook.workbook_name === nameInAddress,
-  );
-  const name = passed?.workbook_name ?? nameInAddress;
+  const { passed, key: name } = useEditTarget<TWorkbook>({
+    param: "name",
+    stateKey: "workbook",
+    schema: ZWorkbookSchema,
+    keyOf: (workbook) => workbook.workbook_name,
+  });
   const lookup = useWorkbook(name, passed);
   const workbook = passed ?? lookup.data;
 
@@ -39,12 +35,10 @@ export function EditWorkbookPage() {
     return (
       <EditTargetState
         title="Edit Workbook"
-        loading={name !== "" && lookup.isPending}
-        message={
-          name === ""
-            ? "No workbook selected. Choose one from the workbook list."
-            : getErrorMessage(lookup.error, "Failed to load the workbook.")
-        }
+        target={name}
+        lookup={lookup}
+        noneSelected="No workbook selected. Choose one from the workbook list."
+        loadFailed="Failed to load the workbook."
         listTo={WORKBOOK_LIST}
         listLabel="Back to workbooks"
       />

@@ -1,7 +1,11 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
+import { Button, buttonClasses } from "@/components/ui/button";
+import { FormMessage } from "@/components/ui/form-message";
 import { ArrowLeftIcon } from "@/components/ui/icons";
+
+import { ALL_FIELDS_REQUIRED } from "../utils/form-errors";
 
 /** The page of an add or edit form: a back link, the heading and the form in a card. */
 export function FormPage({
@@ -55,12 +59,61 @@ export function FormSection({
   );
 }
 
-/** The bottom of the form card: the outcome messages and the buttons. */
-export function FormFooter({ messages, children }: { messages: ReactNode; children: ReactNode }) {
+type TSubmitFooterProps = {
+  /** Where Cancel leads (the list the form belongs to). */
+  cancelTo: string;
+  submitLabel: string;
+  /** The submit button's text while the request runs (e.g. 'Registering...'). */
+  pendingLabel: string;
+  pending: boolean;
+  /** Saved: the button stays disabled while the screen moves on. */
+  done: boolean;
+  /** A required field is blank → 'All fields are required.' under the form. */
+  missingFields: boolean;
+  /** The failure to show (the server's message, else the screen's fallback). */
+  error: string | undefined;
+  success?: string | undefined;
+  /** Shown after the messages (Add Client / Add Employee: the registration in Sigma). */
+  children?: ReactNode;
+};
+
+/** The bottom of the form card: the outcome messages, Cancel and the submit button. */
+export function SubmitFooter({
+  cancelTo,
+  submitLabel,
+  pendingLabel,
+  pending,
+  done,
+  missingFields,
+  error,
+  success,
+  children,
+}: TSubmitFooterProps) {
   return (
     <div className="space-y-4 px-5 py-6 sm:px-8">
-      {messages}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">{children}</div>
+      {missingFields ? <FormMessage tone="error">{ALL_FIELDS_REQUIRED}</FormMessage> : null}
+      {error ? <FormMessage tone="error">{error}</FormMessage> : null}
+      {success ? <FormMessage tone="success">{success}</FormMessage> : null}
+      {children}
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Link to={cancelTo} className={buttonClasses("secondary")}>
+          Cancel
+        </Link>
+        <Button type="submit" isLoading={pending} disabled={done}>
+          {pending ? pendingLabel : submitLabel}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The part of an edit form card that the screen shows but does not change. */
+export function ReadOnlySection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="border-b border-slate-100 px-5 py-6 sm:px-8">
+      <h2 className="text-sm font-semibold text-navy-950">{title}</h2>
+      <p className="mt-0.5 text-sm text-slate-500">Read-only on this screen.</p>
+      <dl className="mt-5 grid grid-cols-1 gap-5 sm:grid-cols-2">{children}</dl>
     </div>
   );
 }

@@ -1,4 +1,10 @@
-import { useEffect, useEffectEvent, useRef } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
+
+import type { TEmbedData } from "@portal/contracts";
+
+import { Spinner } from "@/components/ui/spinner";
+
+import { useToListWithNotice } from "../utils/notice";
 
 /**
  * If the frame never fires `load` (blocked by a browser extension, the analytics service down), the
@@ -50,5 +56,45 @@ export function RegistrationFrame({
       onLoad={done}
       className="hidden"
     />
+  );
+}
+
+/**
+ * What Add Client / Add Employee do once the API has registered the person: their embed URL goes to
+ * the hidden frame, whose `load` leads on to the list with `notice`. No embed URL (nothing assigned,
+ * DEVIATION D18) → straight to the list.
+ */
+export function useSigmaRegistration(listTo: string, notice: string) {
+  const toListWithNotice = useToListWithNotice(listTo);
+  const [embedUrl, setEmbedUrl] = useState<string | null>(null);
+  const toList = () => toListWithNotice(notice);
+  const onRegistered = ({ data }: { data: { embed: TEmbedData } }) => {
+    if (data.embed.embedUrl) setEmbedUrl(data.embed.embedUrl);
+    else toList();
+  };
+  return { embedUrl, onRegistered, toList };
+}
+
+/** While the hidden frame registers the new person in Sigma: `text` with a spinner, and the frame. */
+export function SigmaRegistration({
+  registration,
+  text,
+}: {
+  registration: ReturnType<typeof useSigmaRegistration>;
+  text: string;
+}) {
+  if (!registration.embedUrl) return null;
+  return (
+    <>
+      <p role="status" className="flex items-center gap-2.5 text-sm text-navy-800">
+        <Spinner className="size-4 text-emerald-600" />
+        {text}
+      </p>
+      <RegistrationFrame
+        src={registration.embedUrl}
+        title="Sigma registration"
+        onDone={registration.toList}
+      />
+    </>
   );
 }

@@ -1,17 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
-import { Link } from "react-router";
 
 import type { TWorkbookInput } from "@portal/contracts";
 
-import { Button, buttonClasses } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { FormMessage } from "@/components/ui/form-message";
 
 import { ZWorkbookFormSchema } from "../api/add-workbook";
 import type { TWorkbookFormInput } from "../api/add-workbook";
-import { ALL_FIELDS_REQUIRED, fieldError, hasMissingFields } from "../utils/form-errors";
-import { FormFooter, FormSection } from "./form-layout";
+import { fieldError, hasMissingFields } from "../utils/form-errors";
+import { FormSection, SubmitFooter } from "./form-layout";
 
 export const WORKBOOK_LIST = "/admin/workbook-list";
 
@@ -74,22 +71,16 @@ export function WorkbookForm({
           />
         </FormSection>
       </fieldset>
-      <FormFooter
-        messages={
-          <>
-            {hasMissingFields(errors) ? <FormMessage tone="error">{ALL_FIELDS_REQUIRED}</FormMessage> : null}
-            {error ? <FormMessage tone="error">{error}</FormMessage> : null}
-            {success ? <FormMessage tone="success">{success}</FormMessage> : null}
-          </>
-        }
-      >
-        <Link to={WORKBOOK_LIST} className={buttonClasses("secondary")}>
-          Cancel
-        </Link>
-        <Button type="submit" isLoading={pending} disabled={done}>
-          {pending ? pendingLabel : submitLabel}
-        </Button>
-      </FormFooter>
+      <SubmitFooter
+        cancelTo={WORKBOOK_LIST}
+        submitLabel={submitLabel}
+        pendingLabel={pendingLabel}
+        pending={pending}
+        done={done}
+        missingFields={hasMissingFields(errors)}
+        error={error}
+        success={success}
+      />
     </form>
   );
 }

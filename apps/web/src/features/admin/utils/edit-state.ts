@@ -1,3 +1,4 @@
+import { useLocation, useSearchParams } from "react-router";
 import { z } from "zod";
 
 /**
@@ -14,4 +15,31 @@ export function passedRecord<T>(
   if (!parsed.success) return undefined;
   const record = parsed.data[key] as T;
   return matches(record) ? record : undefined;
+}
+
+/**
+ * What an edit screen is for: the record passed along by the list (see `passedRecord`), and the key to
+ * look it up by (its own, else the one in the address parameter `param`; "" when there is none).
+ */
+export function useEditTarget<T>({
+  param,
+  stateKey,
+  schema,
+  keyOf,
+}: {
+  param: string;
+  stateKey: string;
+  schema: z.ZodType<T>;
+  keyOf: (record: T) => string;
+}): { passed: T | undefined; key: string } {
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const inAddress = searchParams.get(param) ?? "";
+  const passed = passedRecord(
+    location.state,
+    stateKey,
+    schema,
+    (record) => !inAddress || keyOf(record) === inAddress,
+  );
+  return { passed, key: passed ? keyOf(passed) : inAddress };
 }

@@ -2,6 +2,8 @@ import type { FieldErrors, FieldValues } from "react-hook-form";
 
 import { ALL_FIELDS_REQUIRED } from "@portal/contracts";
 
+import { getErrorMessage } from "@/lib/errors";
+
 export { ALL_FIELDS_REQUIRED };
 
 export const FIELD_REQUIRED = "This field is required.";
@@ -20,4 +22,19 @@ export function hasMissingFields<T extends FieldValues>(errors: FieldErrors<T>):
   return Object.values(errors).some(
     (error) => typeof error === "object" && error !== null && error.message === ALL_FIELDS_REQUIRED,
   );
+}
+
+/**
+ * A save (the form's mutation) as the form's footer shows it: running, done (the form stays disabled
+ * while the screen moves on), and its failure: the server's message, else `failed`.
+ */
+export function saveState(
+  mutation: { isPending: boolean; isSuccess: boolean; isError: boolean; error: unknown },
+  failed: string,
+) {
+  return {
+    pending: mutation.isPending,
+    done: mutation.isSuccess,
+    error: mutation.isError ? getErrorMessage(mutation.error, failed) : undefined,
+  };
 }

@@ -1,0 +1,140 @@
+import type { ReactNode } from "react";
+import { useFormContext } from "react-hook-form";
+
+import { SelectField, TextField } from "@/components/ui/field";
+
+import { fieldError } from "../utils/form-errors";
+import { PRIVILEGE_OPTIONS } from "../utils/privileges";
+import { retryStateOf } from "../utils/sync";
+import type { TSyncStatus } from "../utils/sync";
+import { FormSection, MaskedPassword, ReadOnlyItem } from "./form-layout";
+import { SyncStatus } from "./sync-status";
+
+/**
+ * The fields of the client and employee forms, by the names their form schemas give them. A form has
+ * the ID of its own kind and only the fields its screen edits; the fields below find it through
+ * react-hook-form's `FormProvider`.
+ */
+type TPersonFormFields = {
+  clientId: string;
+  employeeId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  privilege: string;
+};
+
+type TResyncMutation = Parameters<typeof retryStateOf>[0] & { mutate: (id: number) => void };
+
+/** A field registered with the form, with its message (a blank one reads 'This field is required.'). */
+function usePersonField(name: keyof TPersonFormFields) {
+  const {
+    register,
+    formState: { errors },
+  } = useFormContext<TPersonFormFields>();
+  return { ...register(name), error: fieldError(errors[name]?.message) };
+}
+
+/** The business ID and the name of a client or an employee (Add and Edit). */
+export function PersonIdentityFields({
+  title,
+  description,
+  idLabel,
+  idName,
+}: {
+  title: string;
+  description?: string;
+  idLabel: string;
+  idName: "clientId" | "employeeId";
+}) {
+  const id = usePersonField(idName);
+  const firstName = usePersonField("firstName");
+  const lastName = usePersonField("lastName");
+  return (
+    <FormSection title={title} description={description}>
+      <TextField label={idLabel} autoComplete="off" {...id} />
+      <div className="hidden sm:block" />
+      <TextField label="First Name" autoComplete="off" {...firstName} />
+      <TextField label="Last Name" autoComplete="off" {...lastName} />
+    </FormSection>
+  );
+}
+
+/** The email and password a new client or employee signs in with (Add; Edit shows them read-only). */
+export function SignInFields({
+  description,
+  emailLabel,
+  passwordHint,
+}: {
+  description: string;
+  emailLabel: string;
+  passwordHint: string;
+}) {
+  const email = usePersonField("email");
+  const password = usePersonField("password");
+  return (
+    <FormSection title="Sign-in" description={description}>
+      <TextField label={emailLabel} type="email" inputMode="email" autoComplete="off" {...email} />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint={passwordHint}
+        {...password}
+      />
+    </FormSection>
+  );
+}
+
+/**
+ * The Access section: the Privilege select (it starts at 'Select a privilege', which reads as a missing
+ * field), then the picker of what the person is assigned (a client's workbooks, an employee's clients).
+ */
+export function AccessFields({ description, children }: { description?: string; children: ReactNode }) {
+  const privilege = usePersonField("privilege");
+  return (
+    <FormSection title="Access" description={description}>
+      <SelectField label="Privilege" options={PRIVILEGE_OPTIONS} {...privilege} />
+      <div className="sm:col-span-2">{children}</div>
+    </FormSection>
+  );
+}
+
+/** Edit screens: the sign-in as registered; the password is never shown. */
+export function RegisteredSignIn({ emailLabel, email }: { emailLabel: string; email: string }) {
+  return (
+    <>
+      <ReadOnlyItem label={emailLabel}>{email}</ReadOnlyItem>
+      <ReadOnlyItem label="Password">
+        <MaskedPassword />
+      </ReadOnlyItem>
+    </>
+  );
+}
+
+/** Edit screens: whether Sigma has the person's latest details, with a retry of failed changes. */
+export function SigmaSyncItem({
+  person,
+  id,
+  resync,
+}: {
+  person: { sync_status: TSyncStatus; sync_error: string | null };
+  /** The person's record id (`c_id` / `e_id`), which the resync is for. */
+  id: number;
+  /** useResyncClient() / useResyncEmployee(). */
+  resync: TResyncMutation;
+}) {
+  return (
+    <div className="sm:col-span-2">
+      <ReadOnlyItem label="Sigma sync">
+        <SyncStatus
+          status={person.sync_status}
+          error={person.sync_error}
+          onRetry={() => resync.mutate(id)}
+          retry={retryStateOf(resync)}
+        />
+      </ReadOnlyItem>
+    </div>
+  );
+}
