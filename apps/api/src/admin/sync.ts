@@ -29,10 +29,7 @@ async function signInAccountOf(db: Executor, target: PersonTarget): Promise<stri
 export async function retryFailedSync(db: Database, target: PersonTarget, actor: Actor): Promise<number> {
   return db.transaction(async (tx) => {
     const userId = await signInAccountOf(tx, target);
-    const failed = and(
-      eq(provisioningRequests.userId, userId),
-      eq(provisioningRequests.status, "failed"),
-    );
+    const failed = and(eq(provisioningRequests.userId, userId), eq(provisioningRequests.status, "failed"));
     const current = await memberUpsertPayload(tx, userId);
     if (current) {
       await tx

@@ -24,6 +24,7 @@ const client = (cId: number, clientId: string): TClient =>
     employees: [],
     sync_status: "synced",
     sync_error: null,
+    two_factor_enabled: false,
   });
 
 function answer(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}) {
