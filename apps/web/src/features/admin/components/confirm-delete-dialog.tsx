@@ -8,7 +8,7 @@ import { Spinner } from "@/components/ui/spinner";
 
 import { TrashIcon } from "./admin-icons";
 
-type TConfirmDeleteDialogProps = {
+type TConfirmDialogProps = {
   /** Open while an item is chosen for deletion. */
   open: boolean;
   /** The spec's question, e.g. 'Are you sure you want to delete this client?'. */
@@ -18,28 +18,51 @@ type TConfirmDeleteDialogProps = {
   pending: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** The confirming button, and its text while the action runs. */
+  confirmLabel: string;
+  pendingLabel: string;
+  icon: ReactNode;
 };
 
 /**
- * The delete confirmation (spec: 'Yes, Delete' and 'Cancel'). Radix traps focus inside, starts on
- * Cancel (the safe choice) and closes on Escape. Focus then returns to the Delete button that opened
- * it, or, when that row is gone, to the page's main region.
+ * The delete confirmation (spec: 'Yes, Delete' and 'Cancel').
  */
-export function ConfirmDeleteDialog({
+export function ConfirmDeleteDialog(
+  props: Omit<TConfirmDialogProps, "confirmLabel" | "pendingLabel" | "icon">,
+) {
+  return (
+    <ConfirmDialog
+      {...props}
+      confirmLabel="Yes, Delete"
+      pendingLabel="Deleting..."
+      icon={<TrashIcon className="size-5" />}
+    />
+  );
+}
+
+/**
+ * A confirmation of something that cannot be undone. Radix traps focus inside, starts on Cancel (the safe
+ * choice) and closes on Escape. Focus then returns to the button that opened it, or, when that is gone
+ * (a deleted row), to the page's main region.
+ */
+export function ConfirmDialog({
   open,
   title,
   description,
   pending,
   onConfirm,
   onCancel,
-}: TConfirmDeleteDialogProps) {
+  confirmLabel,
+  pendingLabel,
+  icon,
+}: TConfirmDialogProps) {
   // The dialog is opened by state, not by a Radix Trigger, so it remembers where to send focus back.
   const returnFocusTo = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root
       open={open}
       onOpenChange={(next) => {
-        // While the delete runs, the dialog stays put.
+        // While the action runs, the dialog stays put.
         if (!next && !pending) onCancel();
       }}
     >
@@ -61,7 +84,7 @@ export function ConfirmDeleteDialog({
         >
           <div className="flex gap-4">
             <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-red-50 text-red-700">
-              <TrashIcon className="size-5" />
+              {icon}
             </span>
             <div className="min-w-0 space-y-2">
               <Dialog.Title className="text-lg font-semibold text-navy-950">{title}</Dialog.Title>
@@ -87,7 +110,7 @@ export function ConfirmDeleteDialog({
               )}
             >
               {pending ? <Spinner className="size-4" /> : null}
-              {pending ? "Deleting..." : "Yes, Delete"}
+              {pending ? pendingLabel : confirmLabel}
             </button>
           </div>
         </Dialog.Content>

@@ -18,6 +18,7 @@ import { EditTargetState } from "./edit-target";
 import { FormPage, ReadOnlyItem, ReadOnlySection, SubmitFooter } from "./form-layout";
 import { PersonIdentityFields, RegisteredSignIn, SigmaSyncItem } from "./person-fields";
 import { PrivilegeBadge } from "./privilege-badge";
+import { TwoFactorReset } from "./two-factor-reset";
 
 export const CLIENT_UPDATED = "Client updated successfully!";
 
@@ -89,6 +90,11 @@ function EditClientForm({ client }: { client: TClient }) {
             </ReadOnlyItem>
             <ReadOnlyItem label="Assigned Employees">{namesOrNone(client.employees)}</ReadOnlyItem>
             <SigmaSyncItem person={client} id={client.c_id} resync={resync} />
+            <TwoFactorReset
+              target={{ type: "client", cId: client.c_id }}
+              name={`${client.first_name} ${client.last_name}`}
+              enabled={client.two_factor_enabled}
+            />
             <div className="sm:col-span-2">
               <ReadOnlyItem label="Workbooks">
                 <AssignedWorkbooks workbookIds={client.workbook_ids} />

@@ -18,6 +18,7 @@ import { ClientPicker } from "./client-picker";
 import { EditTargetState } from "./edit-target";
 import { FormPage, ReadOnlySection, SubmitFooter } from "./form-layout";
 import { AccessFields, PersonIdentityFields, RegisteredSignIn, SigmaSyncItem } from "./person-fields";
+import { TwoFactorReset } from "./two-factor-reset";
 
 const LIST = "/admin/employee-list";
 
@@ -95,6 +96,11 @@ function EditEmployeeForm({ employee }: { employee: TEmployee }) {
           <ReadOnlySection title="Sign-in">
             <RegisteredSignIn emailLabel="Email Address" email={employee.email} />
             <SigmaSyncItem person={employee} id={employee.e_id} resync={resync} />
+            <TwoFactorReset
+              target={{ type: "employee", eId: employee.e_id }}
+              name={`${employee.first_name} ${employee.last_name}`}
+              enabled={employee.two_factor_enabled}
+            />
           </ReadOnlySection>
           <SubmitFooter
             cancelTo={LIST}
