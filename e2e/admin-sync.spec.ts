@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 
 import { createTeamInSigma, waitForAnalyticsServer } from "./support/admin-frames.ts";
 import {
+  addClientViaApi,
   addWorkbookViaApi,
   newPerson,
   rowWith,
@@ -27,24 +28,6 @@ const SETTLES = { timeout: 30_000 };
 test.beforeEach(async ({ login }) => {
   await login(accounts.admin);
 });
-
-async function addClientViaApi(page: Page, person: TNewPerson, workbookIds: number[]) {
-  const response = await page.request.post("/api/admin/addclient", {
-    data: {
-      clientId: person.businessId,
-      firstName: person.firstName,
-      lastName: person.lastName,
-      email: person.email,
-      password: person.password,
-      role: "client",
-      privilege: "View",
-      workbookIds,
-    },
-    headers: { Origin: BASE_URL },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { data: { client: { c_id: number } } }).data.client;
-}
 
 async function addEmployeeViaApi(page: Page, person: TNewPerson, clientIds: number[]) {
   const response = await page.request.post("/api/admin/addemployee", {

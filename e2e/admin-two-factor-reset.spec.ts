@@ -1,4 +1,4 @@
-import { newPerson } from "./support/admin-helpers.ts";
+import { addClientViaApi, newPerson } from "./support/admin-helpers.ts";
 import { BASE_URL } from "./support/env.ts";
 import { accounts, expect, postAuth, secretOfKey, test, totpCode } from "./support/fixtures.ts";
 
@@ -15,20 +15,7 @@ test("an admin resets a client's two-step verification; the client is signed out
   test.slow();
   await login(accounts.admin);
   const person = newPerson("client");
-  const added = await page.request.post("/api/admin/addclient", {
-    data: {
-      clientId: person.businessId,
-      firstName: person.firstName,
-      lastName: person.lastName,
-      email: person.email,
-      password: person.password,
-      role: "client",
-      privilege: "View",
-      workbookIds: [],
-    },
-    headers: { Origin: BASE_URL },
-  });
-  expect(added.status(), await added.text()).toBe(201);
+  await addClientViaApi(page, person, []);
 
   // The client turns two-step verification on, then loses the phone.
   const client = await playwright.request.newContext({ baseURL: BASE_URL });

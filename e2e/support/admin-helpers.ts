@@ -49,6 +49,25 @@ export async function addWorkbookViaApi(page: Page, workbookName: string, teamNa
   return body.data;
 }
 
+/** Adds a client through the admin API with the page's (admin) session; answers the new record. */
+export async function addClientViaApi(page: Page, person: TNewPerson, workbookIds: number[]) {
+  const response = await page.request.post("/api/admin/addclient", {
+    data: {
+      clientId: person.businessId,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      email: person.email,
+      password: person.password,
+      role: "client",
+      privilege: "View",
+      workbookIds,
+    },
+    headers: { Origin: BASE_URL },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { data: { client: { c_id: number } } }).data.client;
+}
+
 /** A workbook of the demo catalogue (seeded with DEMO_DATA=on), as the admin API lists it. */
 export async function demoWorkbook(page: Page, workbookName: string) {
   const response = await page.request.get(`/api/admin/workbooks?q=${encodeURIComponent(workbookName)}`);
