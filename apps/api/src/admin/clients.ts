@@ -21,6 +21,7 @@ import {
   setDisplayName,
 } from "./people.ts";
 import {
+  accountStateColumns,
   auditActor,
   prefixSearch,
   enqueueProvisioning,
@@ -55,13 +56,7 @@ function selectClients(where: SQL, order: SQL, limit: number, offset: number, to
                                 order by e.last_name, e.first_name, e.e_id)
                   from employee_clients ec join employees e on e.e_id = ec.e_id
                  where ec.c_id = c.c_id), '[]'::json) as employees,
-      (select case when bool_or(p.status = 'failed') then 'failed'
-                   when bool_or(p.status = 'pending') then 'pending' else 'synced' end
-         from provisioning_requests p where p.user_id = c.user_id) as sync_status,
-      (select p.last_error from provisioning_requests p
-        where p.user_id = c.user_id and p.status <> 'done' and p.last_error is not null
-        order by p.created_at limit 1) as sync_error,
-      (select u.two_factor_enabled from users u where u.id = c.user_id) as two_factor_enabled,
+      ${accountStateColumns(sql`c.user_id`)},
       ${total} as total
     from clients c
     where ${where}

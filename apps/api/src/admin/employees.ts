@@ -19,6 +19,7 @@ import {
   setDisplayName,
 } from "./people.ts";
 import {
+  accountStateColumns,
   auditActor,
   prefixSearch,
   enqueueProvisioning,
@@ -51,13 +52,7 @@ function selectEmployees(where: SQL, order: SQL, limit: number, offset: number, 
                                 order by c.last_name, c.first_name, c.c_id)
                   from employee_clients ec join clients c on c.c_id = ec.c_id
                  where ec.e_id = e.e_id), '[]'::json) as clients,
-      (select case when bool_or(p.status = 'failed') then 'failed'
-                   when bool_or(p.status = 'pending') then 'pending' else 'synced' end
-         from provisioning_requests p where p.user_id = e.user_id) as sync_status,
-      (select p.last_error from provisioning_requests p
-        where p.user_id = e.user_id and p.status <> 'done' and p.last_error is not null
-        order by p.created_at limit 1) as sync_error,
-      (select u.two_factor_enabled from users u where u.id = e.user_id) as two_factor_enabled,
+      ${accountStateColumns(sql`e.user_id`)},
       ${total} as total
     from employees e
     where ${where}

@@ -109,3 +109,19 @@ export function rethrowConflict(error: unknown, message: string): never {
 export function rows<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
+
+/**
+ * The list columns every client and employee row carries about its sign-in account `userId` (a column of
+ * the row): whether its changes reached the BI service (`sync_status`, `sync_error`, DEVIATIONS D29) and
+ * whether two-step verification is set up (D32).
+ */
+export function accountStateColumns(userId: SQL): SQL {
+  return sql`
+      (select case when bool_or(p.status = 'failed') then 'failed'
+                   when bool_or(p.status = 'pending') then 'pending' else 'synced' end
+         from provisioning_requests p where p.user_id = ${userId}) as sync_status,
+      (select p.last_error from provisioning_requests p
+        where p.user_id = ${userId} and p.status <> 'done' and p.last_error is not null
+        order by p.created_at limit 1) as sync_error,
+      (select u.two_factor_enabled from users u where u.id = ${userId}) as two_factor_enabled`;
+}
