@@ -26,14 +26,14 @@ async function main() {
   });
 
   if (config.admin) {
-    const result = await ensureUser(auth, database.db, {
+    const { status } = await ensureUser(auth, database.db, {
       email: config.admin.email,
       name: "Administrator",
       password: config.admin.password,
       role: "admin",
       resetExisting: true,
     });
-    app.log.info({ email: config.admin.email, result }, "admin account from ADMIN_EMAIL ensured");
+    app.log.info({ email: config.admin.email, result: status }, "admin account from ADMIN_EMAIL ensured");
   }
   const demo = config.demoData ? await seedDemoData(auth, database.db) : [];
 

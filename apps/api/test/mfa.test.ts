@@ -464,12 +464,11 @@ describe("demo admin", () => {
 
 describe("recovery after a lost authenticator", () => {
   it("removes the enrolment and the sessions; the next sign-in sets it up again", async () => {
-    const { email, password } = await t.createUser("admin");
+    const { email, password, userId } = await t.createUser("admin");
     const enrolled = await t.enrolTwoFactor(email, password, await t.sessionCookie(email, password));
-    const [user] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
 
-    expect(await resetTwoFactor(database.db, user!.id, { email: "it@firm.example" })).toBe(true);
-    expect(await resetTwoFactor(database.db, user!.id, { email: "it@firm.example" })).toBe(false);
+    expect(await resetTwoFactor(database.db, userId, { email: "it@firm.example" })).toBe(true);
+    expect(await resetTwoFactor(database.db, userId, { email: "it@firm.example" })).toBe(false);
 
     expect((await get("/api/auth/get-session", enrolled.cookie)).json()).toBeNull();
     const signedIn = await t.signIn(email, password, "10.3.1.1");

@@ -28,17 +28,18 @@ export interface EnsureUserInput {
 /**
  * Creates a sign-in account with a password credential, or (with resetExisting) resets an
  * existing one's password and role, re-enables it and ends its sessions. Server-side only.
+ * Answers what it did and the account's id.
  */
 export async function ensureUser(
   auth: Auth,
   db: Database,
   input: EnsureUserInput,
-): Promise<"created" | "updated" | "unchanged"> {
+): Promise<{ status: "created" | "updated" | "unchanged"; userId: string }> {
   const problem = passwordProblem(input.password);
   if (problem) throw new Error(`${input.email}: ${problem}`);
   const email = input.email.trim().toLowerCase();
   const [existing] = await db.select().from(users).where(eq(users.email, email));
-  if (existing && !input.resetExisting) return "unchanged";
+  if (existing && !input.resetExisting) return { status: "unchanged", userId: existing.id };
 
   const ctx = await auth.$context;
   const hash = await hashPassword(input.password);
@@ -63,7 +64,7 @@ export async function ensureUser(
       targetId: user.id,
       after: { email, name: input.name, role: input.role },
     });
-    return "created";
+    return { status: "created", userId: user.id };
   }
 
   await db.transaction(async (tx) => {
@@ -96,5 +97,5 @@ export async function ensureUser(
       after: { role: input.role, banned: false },
     });
   });
-  return "updated";
+  return { status: "updated", userId: existing.id };
 }

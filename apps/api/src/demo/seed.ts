@@ -9,7 +9,7 @@ import type { Auth } from "../auth/auth.ts";
 import { enrolWithSecret, totpKeyOf, totpUri } from "../auth/two-factor.ts";
 import { ensureUser } from "../auth/users.ts";
 import type { Database } from "../db/client.ts";
-import { clients, employees, users, workbooks } from "../db/schema.ts";
+import { clients, employees, workbooks } from "../db/schema.ts";
 
 export interface DemoSignIn {
   role: string;
@@ -34,11 +34,10 @@ const SYSTEM: Actor = {
  */
 export async function seedDemoData(auth: Auth, db: Database): Promise<DemoSignIn[]> {
   const { totpSecret, ...demoAdmin } = DEMO_ADMIN;
-  await ensureUser(auth, db, { ...demoAdmin, role: "admin", resetExisting: false });
+  const admin = await ensureUser(auth, db, { ...demoAdmin, role: "admin", resetExisting: false });
   // Admins must use two-step verification: the demo admin's is set up with a published demo key, so a
   // new user can add it to an authenticator app from the start-up banner (DEVIATIONS D30).
-  const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ADMIN.email));
-  if (admin) await enrolWithSecret(auth, db, admin.id, totpSecret);
+  await enrolWithSecret(auth, db, admin.userId, totpSecret);
   const adminTotpUri = totpUri(totpSecret, DEMO_ADMIN.email);
 
   for (const w of DEMO_WORKBOOKS) {

@@ -1,11 +1,9 @@
 import { parseArgs } from "node:util";
 import { buildApp } from "../app.ts";
-import { eq } from "drizzle-orm";
 import { resetTwoFactor } from "../auth/two-factor.ts";
 import { ensureUser } from "../auth/users.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
-import { users } from "../db/schema.ts";
 
 const USAGE =
   "Usage: npm run admin:create -- --email <email> --password <password> [--name <name>] [--reset-two-factor]";
@@ -33,24 +31,19 @@ async function main() {
   try {
     await database.migrate();
     const { app, auth } = await buildApp({ config, database, logger: false });
-    const result = await ensureUser(auth, database.db, {
+    const { status, userId } = await ensureUser(auth, database.db, {
       email: values.email,
       name: values.name ?? "Administrator",
       password: values.password,
       role: "admin",
       resetExisting: true,
     });
-    const [admin] = await database.db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.email, values.email.trim().toLowerCase()));
     const reset =
-      values["reset-two-factor"] === true && admin
-        ? await resetTwoFactor(database.db, admin.id, { email: "system (admin:create)" })
-        : false;
+      values["reset-two-factor"] === true &&
+      (await resetTwoFactor(database.db, userId, { email: "system (admin:create)" }));
     await app.close();
     console.log(
-      `Admin ${values.email} ${result === "created" ? "created" : "updated (password and role reset)"}.`,
+      `Admin ${values.email} ${status === "created" ? "created" : "updated (password and role reset)"}.`,
     );
     if (values["reset-two-factor"]) {
       console.log(
@@ -60,7 +53,7 @@ async function main() {
       );
     } else if (config.mfaRequiredRoles.includes("admin")) {
       console.log(
-        result === "created"
+        status === "created"
           ? "They set up two-step verification on their first sign-in."
           : "Their two-step verification, if already set up, is kept (--reset-two-factor removes it).",
       );

@@ -38,14 +38,14 @@ export async function createTestApp(database: DatabaseHandle, env: Record<string
     const email =
       overrides.email ?? `${role}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const password = overrides.password ?? `correct-horse-${counter}-battery`;
-    await ensureUser(built.auth, database.db, {
+    const { userId } = await ensureUser(built.auth, database.db, {
       email,
       password,
       name: overrides.name ?? `Test ${role} ${counter}`,
       role,
       resetExisting: false,
     });
-    return { email, password };
+    return { email, password, userId };
   }
 
   async function signIn(email: string, password: string, ip = "10.0.0.1") {
