@@ -1,5 +1,5 @@
 import type { TWorkbook, TWorkbookInput, ZWorkbookListQuerySchema } from "@portal/contracts";
-import { eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/audit.ts";
 import type { Database, Executor } from "../db/client.ts";
@@ -73,8 +73,11 @@ async function assertTeamSpelling(db: Executor, teamName: string, exceptId?: num
     .select({ teamName: workbooks.teamName })
     .from(workbooks)
     .where(
-      sql`lower(${workbooks.teamName}) = lower(${teamName}) and ${workbooks.teamName} <> ${teamName}
-          and ${workbooks.id} <> ${exceptId ?? 0}`,
+      and(
+        sql`lower(${workbooks.teamName}) = lower(${teamName})`,
+        ne(workbooks.teamName, teamName),
+        exceptId === undefined ? undefined : ne(workbooks.id, exceptId),
+      ),
     )
     .limit(1);
   if (other) {

@@ -313,9 +313,10 @@ async function sessionPerson(auth: Auth, request: FastifyRequest): Promise<AuthP
 }
 
 /**
- * Who the pending second step belongs to, for the audit: Better Auth's two-factor cookie names a
- * verification row whose value is the user id. The cookie's signature is checked by Better Auth itself;
- * an answer other than "invalid cookie" means it was genuine.
+ * Who the pending second step belongs to, for the audit and the single use of a TOTP code: Better Auth's
+ * two-factor cookie names a verification row whose value is the user id. The cookie's signature is checked
+ * by Better Auth itself; an answer other than "invalid cookie" means it was genuine (a code is only claimed
+ * when it is that person's right code, and given back when Better Auth refuses).
  */
 async function pendingPerson(
   auth: Auth,
