@@ -12,6 +12,7 @@ import { schema, users } from "../db/schema.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { passwordResetMail } from "../mail/templates.ts";
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from "./password.ts";
+import { TOTP_ISSUER, TOTP_PERIOD_SECONDS } from "./two-factor.ts";
 
 /** Role of a person who creates their own account (or arrives through social sign-in) until provisioned. */
 export const DEFAULT_SELF_SIGN_UP_ROLE = "author";
@@ -257,7 +258,8 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
     },
     plugins: [
       twoFactor({
-        issuer: "Meridian Client Portal",
+        issuer: TOTP_ISSUER,
+        totpOptions: { period: TOTP_PERIOD_SECONDS },
         // Five minutes for the second step after the password (the plugin's default is ten).
         twoFactorCookieMaxAge: 5 * 60,
         accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: MFA_LOCKOUT_SECONDS },

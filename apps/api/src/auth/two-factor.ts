@@ -10,8 +10,8 @@ import type { Auth } from "./auth.ts";
 /** The issuer authenticator apps show next to the account (the twoFactor plugin's `issuer`). */
 export const TOTP_ISSUER = "Meridian Client Portal";
 
-/** The twoFactor plugin's TOTP settings (its defaults): 30-second steps, one step either side accepted. */
-const TOTP_PERIOD_SECONDS = 30;
+/** The twoFactor plugin's TOTP settings: 30-second steps (set in auth.ts), one step either side accepted (its verify window). */
+export const TOTP_PERIOD_SECONDS = 30;
 const TOTP_WINDOW = 1;
 
 export const TOTP_CODE_USED = "TOTP_CODE_USED";
