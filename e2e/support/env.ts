@@ -1,9 +1,14 @@
 import path from "node:path";
 
-export const E2E_PORT = 3210;
-export const E2E_SMTP_PORT = 2526;
+/**
+ * Ports of the server under test. `E2E_PORT_BASE` moves all three, so two checkouts on one machine can run
+ * their journeys at the same time.
+ */
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 3210);
+export const E2E_PORT = PORT_BASE;
+export const E2E_SMTP_PORT = PORT_BASE - 684;
 /** The built-in analytics server that `scripts/start.mjs` runs beside the portal (not the default 3100). */
-export const E2E_ANALYTICS_PORT = 3211;
+export const E2E_ANALYTICS_PORT = PORT_BASE + 1;
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 /** Failed sign-ins per account before the lock-out (SIGNIN_MAX_FAILURES of the server under test). */
 export const E2E_SIGNIN_MAX_FAILURES = 5;
