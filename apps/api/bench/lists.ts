@@ -9,7 +9,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { clientListQuery } from "../src/admin/clients.ts";
 import { buildApp } from "../src/app.ts";
-import { ensureUser } from "../src/auth/users.ts";
+import { ensureUser } from "../src/accounts/accounts.ts";
 import { loadConfig } from "../src/config.ts";
 import { fromPostgres } from "../src/db/client.ts";
 import { BENCH_SERVER, serverAdmin } from "./server-admin.ts";
@@ -95,8 +95,8 @@ async function main() {
     // This measures the list, not sign-in: the bench admin gets its JWT without a second step.
     MFA_REQUIRED_ROLES: "",
   });
-  const { app, auth } = await buildApp({ config, database, logger: false });
-  await ensureUser(auth, database.db, {
+  const { app } = await buildApp({ config, database, logger: false });
+  await ensureUser(database.db, {
     email: "bench.admin@example.com",
     password: "bench-admin-passphrase",
     name: "Bench",

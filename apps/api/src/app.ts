@@ -17,6 +17,7 @@ import helmet from "helmet";
 import { ZodError } from "zod";
 import { AccessCache } from "./access/access-cache.ts";
 import type { EmbedIdentity } from "./access/embed-identity.ts";
+import { createAccountLimits } from "./auth/account-limits.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import type { AppConfig } from "./config.ts";
 import { MIGRATIONS_FOLDER, type DatabaseHandle } from "./db/client.ts";
@@ -25,7 +26,7 @@ import { redactUrl } from "./lib/redact.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { authenticate, SAFE_METHODS, type CachedPrincipal } from "./plugins/authenticate.ts";
 import { adminRoutes } from "./routes/admin.ts";
-import { authRoutes, createSignInFailureLimiter } from "./routes/auth.ts";
+import { authRoutes } from "./routes/auth.ts";
 import { embedRoutes } from "./routes/embed.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { provisionRoutes } from "./routes/provision.ts";
@@ -86,13 +87,13 @@ export async function buildApp({
   const mail =
     mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
-  const signInFailures = createSignInFailureLimiter(config);
   const auth = createAuth({
     config,
     db,
     mailer: mail,
-    onPasswordReset: async (email) => {
-      await signInFailures.delete(email.toLowerCase());
+    limits: {
+      passwords: createAccountLimits(db, config, "sign-in"),
+      codes: createAccountLimits(db, config, "second-step"),
     },
   });
 
@@ -185,7 +186,7 @@ export async function buildApp({
 
   await app.register(authenticate, { auth, db, config, principals });
   await app.register(healthRoutes, { database, expectedMigrations: countMigrations() });
-  await app.register(authRoutes, { auth, db, config, signInFailures });
+  await app.register(authRoutes, { auth, db, config });
   await app.register(publicConfigRoutes, { config });
   await app.register(provisionRoutes, { db });
   const sigmaEmbedder = embedder ?? createEmbedder(config);

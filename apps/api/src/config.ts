@@ -43,12 +43,20 @@ const EnvSchema = z.object({
   ADMIN_EMAIL: z.email({ error: "must be an email address" }).optional(),
   ADMIN_PASSWORD: z.string().optional(),
   DEMO_DATA: flag.optional(),
+  /** The OpenAPI page at /api/docs: on by default outside production; in production only with API_DOCS=1, for admins. */
+  API_DOCS: flag.optional(),
   SIGNUP_ALLOWED_DOMAINS: domainList.optional(),
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** Failed sign-ins allowed per account within SIGNIN_LOCK_WINDOW_SECONDS before 429. */
+  /** Failed sign-ins (and second steps) allowed per account within SIGNIN_LOCK_WINDOW_SECONDS before 429. */
   SIGNIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
-  SIGNIN_LOCK_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  SIGNIN_LOCK_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
+  /** ASVS 5.0 6.3.x: at most 100 failed attempts per account per hour. */
+  SIGNIN_MAX_FAILURES_PER_HOUR: z.coerce.number().int().min(1).default(100),
   /** Requests per IP per minute to the sign-in, sign-up and reset endpoints. */
   AUTH_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(12),
@@ -108,11 +116,14 @@ export interface AppConfig {
   authSecret: string;
   admin: { email: string; password: string } | undefined;
   demoData: boolean;
+  /** Serve /api/docs; in production it is also admin-only. */
+  apiDocs: boolean;
   signUpDomains: string[];
   trustProxy: boolean;
   logLevel: Env["LOG_LEVEL"];
   signInMaxFailures: number;
   signInLockWindowSeconds: number;
+  signInMaxFailuresPerHour: number;
   authIpLimitPerMinute: number;
   sessionMaxAgeSeconds: number;
   embedRateLimitPerMinute: number;
@@ -284,6 +295,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     else authSecret = loadOrCreateAuthSecret(dataDir);
   }
   if (isProduction && !env.PUBLIC_URL) problems.push("PUBLIC_URL is required in production");
+  // Production is never the demo: its sign-ins and keys are published in the README.
+  if (isProduction && env.DEMO_DATA === true)
+    problems.push("DEMO_DATA cannot be on in production: the demo firm's sign-ins are published");
 
   const social: AppConfig["social"] = {};
   const google = pair(problems, "GOOGLE", env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET);
@@ -333,8 +347,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     "",
   );
 
-  // Demo data is on by default only with the embedded database.
-  const demoData = env.DEMO_DATA ?? !env.DATABASE_URL;
+  // Demo data is on by default only with the embedded database, and never in production.
+  const demoData = !isProduction && (env.DEMO_DATA ?? !env.DATABASE_URL);
   const publicUrl = (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, "");
   return {
     env: env.NODE_ENV,
@@ -352,12 +366,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }
         : undefined,
     demoData,
+    apiDocs: env.API_DOCS ?? !isProduction,
     // Unset: self sign-up is off, except that the demo opens it for the demo firm's own domain.
     signUpDomains: env.SIGNUP_ALLOWED_DOMAINS ?? (demoData ? [DEMO_FIRM.domain] : []),
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     signInMaxFailures: env.SIGNIN_MAX_FAILURES,
     signInLockWindowSeconds: env.SIGNIN_LOCK_WINDOW_SECONDS,
+    signInMaxFailuresPerHour: env.SIGNIN_MAX_FAILURES_PER_HOUR,
     authIpLimitPerMinute: env.AUTH_IP_LIMIT_PER_MINUTE,
     sessionMaxAgeSeconds: Math.round(env.SESSION_MAX_AGE_HOURS * 3600),
     embedRateLimitPerMinute: env.EMBED_RATE_LIMIT_PER_MINUTE,

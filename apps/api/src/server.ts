@@ -1,5 +1,5 @@
 import { buildApp, DEFAULT_WEB_DIST } from "./app.ts";
-import { ensureUser } from "./auth/users.ts";
+import { ensureUser } from "./accounts/accounts.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { seedDemoData } from "./demo/seed.ts";
@@ -26,7 +26,7 @@ async function main() {
   });
 
   if (config.admin) {
-    const { status } = await ensureUser(auth, database.db, {
+    const { status } = await ensureUser(database.db, {
       email: config.admin.email,
       name: "Administrator",
       password: config.admin.password,

@@ -275,9 +275,12 @@ describe("signing in with two-step verification", () => {
     const second = cookieHeader(await t.signIn(admin.email, admin.password, ip));
     const reused = await t.post("/api/auth/two-factor/verify-totp", second, { code }, ip);
     expect(reused.statusCode).toBe(401);
+    // The portal's error body, with Better Auth's `message` beside it for its client library.
     expect(reused.json()).toEqual({
+      error: "This code has already been used. Wait for the next code in your authenticator app.",
       code: "TOTP_CODE_USED",
       message: "This code has already been used. Wait for the next code in your authenticator app.",
+      requestId: expect.any(String),
     });
     expect(cookieHeader(reused)).not.toMatch(/session_token/);
     expect((await get("/api/auth/get-session", second)).json()).toBeNull();
@@ -503,7 +506,7 @@ describe("recovery after a lost authenticator", () => {
                 firstName: "Lost",
                 lastName: "Phone",
                 email: "lost.client@example.com",
-                password: "lost-phone-client-pass",
+                password: "misplaced-device-client-pass",
                 role: "client",
                 privilege: "View",
                 workbookIds: [],
@@ -513,7 +516,7 @@ describe("recovery after a lost authenticator", () => {
                 firstName: "Lost",
                 lastName: "Phone",
                 email: "lost.employee@meridian-advisory.example",
-                password: "lost-phone-employee-pass",
+                password: "misplaced-device-employee-pass",
                 role: "employee",
                 privilege: "View",
                 clientIds: [],
@@ -521,7 +524,7 @@ describe("recovery after a lost authenticator", () => {
       });
       expect(add.statusCode).toBe(201);
       const record = add.json().data[person.role] as { email: string; c_id?: number; e_id?: number };
-      const password = person.role === "client" ? "lost-phone-client-pass" : "lost-phone-employee-pass";
+      const password = person.role === "client" ? "misplaced-device-client-pass" : "misplaced-device-employee-pass";
       const session = await t.sessionCookie(record.email, password);
       const enrolled = await t.enrolTwoFactor(record.email, password, session);
       expect(await listed(person.list, record.email)).toMatchObject({ two_factor_enabled: true });

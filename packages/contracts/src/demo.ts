@@ -7,7 +7,7 @@ export const DEMO_FIRM = { name: "Meridian Tax & Wealth", domain: "meridian-advi
 export const DEMO_ADMIN = {
   email: "admin@meridian-advisory.example",
   name: "Avery Admin",
-  password: "demo-admin-ledger-42",
+  password: "demo-ledger-vault-42",
   /**
    * The demo admin's two-step verification is set up in advance with this fixed TOTP key (raw, as Better
    * Auth keeps it; authenticator apps get its base32 form, printed at start). Demo only: DEVIATIONS D30.

@@ -7,13 +7,11 @@ import type {
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/audit.ts";
-import { hashPassword } from "../auth/password.ts";
+import { createSignInAccount, disableSignIn, newPasswordHash } from "../accounts/accounts.ts";
 import type { Database, Executor } from "../db/client.ts";
 import { clients, clientWorkbooks } from "../db/schema.ts";
 import { AppError, notFound } from "../lib/errors.ts";
 import {
-  createSignInAccount,
-  disableSignIn,
   findWorkbooks,
   employeesOfClient,
   queueMemberUpsert,
@@ -109,7 +107,10 @@ export async function addClient(
   input: AddInput,
   actor: Actor,
 ): Promise<{ client: TClient; userId: string }> {
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await newPasswordHash(input.password, {
+    email: input.email,
+    name: `${input.firstName} ${input.lastName}`,
+  });
   try {
     const { cId, userId } = await db.transaction(async (tx) => {
       await assertClientIdFree(tx, input.clientId);

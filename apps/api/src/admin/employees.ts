@@ -7,17 +7,11 @@ import type {
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/audit.ts";
-import { hashPassword } from "../auth/password.ts";
+import { createSignInAccount, disableSignIn, newPasswordHash } from "../accounts/accounts.ts";
 import type { Database, Executor } from "../db/client.ts";
 import { employeeClients, employees } from "../db/schema.ts";
 import { AppError, notFound } from "../lib/errors.ts";
-import {
-  createSignInAccount,
-  disableSignIn,
-  findClients,
-  queueMemberUpsert,
-  setDisplayName,
-} from "./people.ts";
+import { findClients, queueMemberUpsert, setDisplayName } from "./people.ts";
 import {
   accountStateColumns,
   auditActor,
@@ -101,7 +95,10 @@ export async function addEmployee(
   input: AddInput,
   actor: Actor,
 ): Promise<{ employee: TEmployee; userId: string }> {
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await newPasswordHash(input.password, {
+    email: input.email,
+    name: `${input.firstName} ${input.lastName}`,
+  });
   try {
     const { eId, userId } = await db.transaction(async (tx) => {
       await assertEmployeeIdFree(tx, input.employeeId);

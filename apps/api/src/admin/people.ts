@@ -1,66 +1,10 @@
-import type { TPrivilege, TRole } from "@portal/contracts";
+import type { TPrivilege } from "@portal/contracts";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { embedIdentityForUser } from "../access/embed-identity.ts";
 import type { Transaction } from "../db/client.ts";
-import { accounts, clients, employees, sessions, users, workbooks } from "../db/schema.ts";
+import { clients, users, workbooks } from "../db/schema.ts";
 import { AppError } from "../lib/errors.ts";
 import { enqueueProvisioning, rows } from "./shared.ts";
-
-/**
- * Creates the sign-in account (user + password credential) for a new client or employee inside the
- * caller's transaction. An email that belonged to a deleted client or employee (sign-in disabled and
- * no record left) is given a fresh start; any other existing email is a conflict.
- */
-export async function createSignInAccount(
-  tx: Transaction,
-  input: { email: string; name: string; role: TRole; passwordHash: string },
-): Promise<string> {
-  const [existing] = await tx.select().from(users).where(eq(users.email, input.email)).for("update");
-  if (existing) {
-    const [asClient] = await tx
-      .select({ id: clients.cId })
-      .from(clients)
-      .where(eq(clients.userId, existing.id));
-    const [asEmployee] = await tx
-      .select({ id: employees.eId })
-      .from(employees)
-      .where(eq(employees.userId, existing.id));
-    if (!existing.banned || asClient || asEmployee) {
-      throw new AppError(409, "A user with this email already exists.", "DUPLICATE_EMAIL");
-    }
-    await tx
-      .update(users)
-      .set({ name: input.name, role: input.role, banned: false, banReason: null, banExpires: null })
-      .where(eq(users.id, existing.id));
-    await tx.delete(accounts).where(eq(accounts.userId, existing.id));
-    await tx.insert(accounts).values({
-      id: crypto.randomUUID(),
-      userId: existing.id,
-      providerId: "credential",
-      accountId: existing.id,
-      password: input.passwordHash,
-    });
-    return existing.id;
-  }
-  const userId = crypto.randomUUID();
-  await tx
-    .insert(users)
-    .values({ id: userId, name: input.name, email: input.email, emailVerified: true, role: input.role });
-  await tx.insert(accounts).values({
-    id: crypto.randomUUID(),
-    userId,
-    providerId: "credential",
-    accountId: userId,
-    password: input.passwordHash,
-  });
-  return userId;
-}
-
-/** Deleting a client or employee disables their sign-in and ends their sessions at once. */
-export async function disableSignIn(tx: Transaction, userId: string, reason: string) {
-  await tx.update(users).set({ banned: true, banReason: reason }).where(eq(users.id, userId));
-  await tx.delete(sessions).where(eq(sessions.userId, userId));
-}
 
 export async function setDisplayName(tx: Transaction, userId: string, firstName: string, lastName: string) {
   await tx

@@ -1,6 +1,6 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError } from "better-auth/api";
 import { admin, genericOAuth, jwt, twoFactor } from "better-auth/plugins";
 import { adminAc, defaultAc } from "better-auth/plugins/admin/access";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@portal/contracts";
@@ -11,7 +11,12 @@ import type { Database } from "../db/client.ts";
 import { schema, users } from "../db/schema.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { passwordResetMail } from "../mail/templates.ts";
-import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, verifyPassword } from "./password.ts";
+import { hashPassword, verifyPassword } from "../accounts/password.ts";
+import type { AccountLimits } from "./account-limits.ts";
+import { portalAuthPlugin } from "./hooks/index.ts";
+import { lockConcern } from "./hooks/lock.ts";
+import { policyConcern, signUpDomainError } from "./hooks/policy.ts";
+import { twoStepConcern } from "./hooks/two-step.ts";
 import { TOTP_ISSUER, TOTP_PERIOD_SECONDS } from "./two-factor.ts";
 
 /** Role of a person who creates their own account (or arrives through social sign-in) until provisioned. */
@@ -48,30 +53,10 @@ export const DISABLED_AUTH_PATHS = [
 /** What an enrolled person must wait out after 10 wrong codes in a row (Better Auth's account lock-out). */
 export const MFA_LOCKOUT_SECONDS = 15 * 60;
 
-/** Better Auth paths whose request bodies carry a new password. */
-const NEW_PASSWORD_PATHS: Record<string, string> = {
-  "/sign-up/email": "password",
-  "/reset-password": "newPassword",
-  "/change-password": "newPassword",
-  "/admin/create-user": "password",
-  "/admin/set-user-password": "newPassword",
-};
-
 const SELF_SIGN_UP_PATHS = ["/sign-up/email", "/callback/", "/oauth2/callback/"];
 
 export function isSelfSignUpPath(path: string | undefined): boolean {
   return !!path && SELF_SIGN_UP_PATHS.some((p) => path.startsWith(p));
-}
-
-export function signUpDomainError(config: AppConfig, email: string): string | undefined {
-  if (config.signUpDomains.length === 0) {
-    return "Self sign-up is turned off. Ask the firm to create your account.";
-  }
-  const domain = email.split("@").pop()?.toLowerCase() ?? "";
-  if (!config.signUpDomains.includes(domain)) {
-    return `Self sign-up is open only to email addresses at ${config.signUpDomains.join(", ")}.`;
-  }
-  return undefined;
 }
 
 // Portal roles. Only "admin" may use the identity provider's admin endpoints; the others hold no
@@ -89,11 +74,11 @@ export interface AuthDependencies {
   config: AppConfig;
   db: Database;
   mailer: Mailer;
-  /** Called after a successful password reset (clears the per-account sign-in lock). */
-  onPasswordReset?: (email: string) => Promise<void> | void;
+  /** The per-account limits on password guesses and second-step codes (decision 008). */
+  limits: { passwords: AccountLimits; codes: AccountLimits };
 }
 
-export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependencies) {
+export function createAuth({ config, db, mailer, limits }: AuthDependencies) {
   const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
   if (config.social.google) socialProviders.google = config.social.google;
   if (config.social.microsoft) socialProviders.microsoft = config.social.microsoft;
@@ -131,7 +116,8 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
         await mailer.send({ to: user.email, ...passwordResetMail({ name: user.name, url }) });
       },
       onPasswordReset: async ({ user }, request) => {
-        await onPasswordReset?.(user.email);
+        // A reset proves the person: their password lock ends (the second step keeps its own).
+        await limits.passwords.clear(user.email.toLowerCase());
         await recordAudit(db, {
           action: "auth.password_reset.completed",
           outcome: "success",
@@ -173,33 +159,6 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
       ipAddress: { ipAddressHeaders: ["x-forwarded-for"] },
       cookiePrefix: "portal",
       database: { generateId: () => crypto.randomUUID() },
-    },
-    hooks: {
-      before: createAuthMiddleware(async (ctx) => {
-        const passwordField = NEW_PASSWORD_PATHS[ctx.path];
-        const body = (ctx.body ?? {}) as Record<string, unknown>;
-        if (
-          passwordField &&
-          typeof body[passwordField] === "string" &&
-          isCommonPassword(body[passwordField])
-        ) {
-          throw new APIError("BAD_REQUEST", {
-            message: COMMON_PASSWORD_MESSAGE,
-            code: "PASSWORD_TOO_COMMON",
-          });
-        }
-        // "Trust this device" would let a later sign-in (also one after a password reset) skip the code.
-        if (ctx.path.startsWith("/two-factor/verify") && body.trustDevice) {
-          throw new APIError("BAD_REQUEST", {
-            message: "Trusted devices are not offered: every sign-in asks for a code.",
-            code: "TRUST_DEVICE_NOT_OFFERED",
-          });
-        }
-        if (ctx.path === "/sign-up/email") {
-          const error = signUpDomainError(config, String(body.email ?? ""));
-          if (error) throw new APIError("FORBIDDEN", { message: error, code: "SIGN_UP_NOT_ALLOWED" });
-        }
-      }),
     },
     databaseHooks: {
       user: {
@@ -299,6 +258,15 @@ export function createAuth({ config, db, mailer, onPasswordReset }: AuthDependen
             }),
           ]
         : []),
+      // Last, so that its after hooks see what the two-factor plugin made of a sign-in.
+      portalAuthPlugin({
+        db,
+        concerns: [
+          lockConcern({ db, ...limits }),
+          twoStepConcern({ db, mfaRequiredRoles: config.mfaRequiredRoles }),
+          policyConcern(config),
+        ],
+      }),
     ],
   });
 }

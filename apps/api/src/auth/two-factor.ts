@@ -30,7 +30,8 @@ export type TotpClaim =
  * "unknown" (no enrolment, or a wrong code) leaves everything to Better Auth.
  */
 export async function claimTotpCode(
-  auth: Auth,
+  /** Better Auth's secret configuration (`ctx.context.secretConfig`), which encrypts the TOTP secret. */
+  secretConfig: Parameters<typeof symmetricDecrypt>[0]["key"],
   db: Database,
   userId: string,
   code: string,
@@ -40,8 +41,7 @@ export async function claimTotpCode(
     .from(twoFactors)
     .where(eq(twoFactors.userId, userId));
   if (!row || !/^\d{6}$/.test(code)) return { status: "unknown" };
-  const ctx = await auth.$context;
-  const otp = createOTP(await symmetricDecrypt({ key: ctx.secretConfig, data: row.secret }));
+  const otp = createOTP(await symmetricDecrypt({ key: secretConfig, data: row.secret }));
   const now = Math.floor(Date.now() / 1000 / TOTP_PERIOD_SECONDS);
   let step: number | undefined;
   for (let i = -TOTP_WINDOW; i <= TOTP_WINDOW; i++) {

@@ -135,6 +135,17 @@ export const rateLimits = pgTable("rate_limits", {
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
 
+/**
+ * The portal's own limiters (per-account sign-in and second-step failures, decision 007): one row a key,
+ * counted with one atomic upsert by rate-limiter-flexible's Drizzle store, so parallel requests and every
+ * instance on the database share the count.
+ */
+export const limiterCounters = pgTable("limiter_counters", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: timestamp("expire", { withTimezone: true }),
+});
+
 // ---- Portal tables ----
 
 /**
@@ -301,6 +312,7 @@ export const schema = {
   verifications,
   jwks,
   rateLimits,
+  limiterCounters,
   twoFactors,
   auditLog,
   provisioningRequests,

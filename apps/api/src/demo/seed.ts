@@ -7,7 +7,7 @@ import type { Actor } from "../admin/shared.ts";
 import { addWorkbook } from "../admin/workbooks.ts";
 import type { Auth } from "../auth/auth.ts";
 import { enrolWithSecret, totpKeyOf, totpUri } from "../auth/two-factor.ts";
-import { ensureUser } from "../auth/users.ts";
+import { ensureUser } from "../accounts/accounts.ts";
 import type { Database } from "../db/client.ts";
 import { clients, employees, workbooks } from "../db/schema.ts";
 
@@ -34,7 +34,7 @@ const SYSTEM: Actor = {
  */
 export async function seedDemoData(auth: Auth, db: Database): Promise<DemoSignIn[]> {
   const { totpSecret, ...demoAdmin } = DEMO_ADMIN;
-  const admin = await ensureUser(auth, db, { ...demoAdmin, role: "admin", resetExisting: false });
+  const admin = await ensureUser(db, { ...demoAdmin, role: "admin", resetExisting: false });
   // Admins must use two-step verification: the demo admin's is set up with a published demo key, so a
   // new user can add it to an authenticator app from the start-up banner (DEVIATIONS D30).
   await enrolWithSecret(auth, db, admin.userId, totpSecret);

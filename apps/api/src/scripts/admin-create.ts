@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
-import { buildApp } from "../app.ts";
 import { resetTwoFactor } from "../auth/two-factor.ts";
-import { ensureUser } from "../auth/users.ts";
+import { ensureUser } from "../accounts/accounts.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 
@@ -30,8 +29,7 @@ async function main() {
   const database = await openDatabase(config);
   try {
     await database.migrate();
-    const { app, auth } = await buildApp({ config, database, logger: false });
-    const { status, userId } = await ensureUser(auth, database.db, {
+    const { status, userId } = await ensureUser(database.db, {
       email: values.email,
       name: values.name ?? "Administrator",
       password: values.password,
@@ -41,7 +39,6 @@ async function main() {
     const reset =
       values["reset-two-factor"] === true &&
       (await resetTwoFactor(database.db, userId, { email: "system (admin:create)" }));
-    await app.close();
     console.log(
       `Admin ${values.email} ${status === "created" ? "created" : "updated (password and role reset)"}.`,
     );

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { LightMyRequestResponse } from "fastify";
 import { buildApp } from "../../src/app.ts";
-import { ensureUser } from "../../src/auth/users.ts";
+import { ensureUser } from "../../src/accounts/accounts.ts";
 import { loadConfig } from "../../src/config.ts";
 import type { DatabaseHandle } from "../../src/db/client.ts";
 import { requiresTwoFactor, type TRole } from "@portal/contracts";
@@ -38,7 +38,7 @@ export async function createTestApp(database: DatabaseHandle, env: Record<string
     const email =
       overrides.email ?? `${role}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const password = overrides.password ?? `correct-horse-${counter}-battery`;
-    const { userId } = await ensureUser(built.auth, database.db, {
+    const { userId } = await ensureUser(database.db, {
       email,
       password,
       name: overrides.name ?? `Test ${role} ${counter}`,

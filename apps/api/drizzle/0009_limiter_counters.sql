@@ -1,0 +1,5 @@
+CREATE TABLE "limiter_counters" (
+	"key" text PRIMARY KEY NOT NULL,
+	"points" integer DEFAULT 0 NOT NULL,
+	"expire" timestamp with time zone
+);

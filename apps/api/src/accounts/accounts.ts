@@ -1,0 +1,155 @@
+import type { TRole } from "@portal/contracts";
+import { and, eq } from "drizzle-orm";
+import { recordAudit } from "../audit/audit.ts";
+import type { Database, Transaction } from "../db/client.ts";
+import { accounts, clients, employees, sessions, users } from "../db/schema.ts";
+import { AppError } from "../lib/errors.ts";
+import { hashPassword, passwordProblem, type PasswordOwner } from "./password.ts";
+
+/**
+ * The accounts module: every sign-in account the portal creates and every password it sets goes through
+ * here (Add Client, Add Employee, ADMIN_EMAIL, admin:create, the demo seed), under one password policy
+ * (`password.ts`). Better Auth's own paths (self sign-up, password reset and change) apply the same policy
+ * in its hooks (`auth/hooks/policy.ts`).
+ */
+
+export const PASSWORD_POLICY = "PASSWORD_POLICY";
+
+/**
+ * Checks a new password against the policy and hashes it (Argon2id). Hashing is slow on purpose, so
+ * callers do it before opening their transaction. A refused password is a 400 naming the field.
+ */
+export async function newPasswordHash(password: string, owner: PasswordOwner): Promise<string> {
+  const problem = passwordProblem(password, owner);
+  if (problem) throw new AppError(400, `password: ${problem}`, PASSWORD_POLICY);
+  return hashPassword(password);
+}
+
+/** Replaces (or adds) the account's password credential. */
+async function setCredential(tx: Transaction, userId: string, passwordHash: string) {
+  const updated = await tx
+    .update(accounts)
+    .set({ password: passwordHash })
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")))
+    .returning({ id: accounts.id });
+  if (updated.length === 0) {
+    await tx.insert(accounts).values({
+      id: crypto.randomUUID(),
+      userId,
+      providerId: "credential",
+      accountId: userId,
+      password: passwordHash,
+    });
+  }
+}
+
+export interface NewAccount {
+  email: string;
+  name: string;
+  role: TRole;
+  /** From `newPasswordHash`. */
+  passwordHash: string;
+}
+
+/**
+ * Creates the sign-in account (user + password credential) inside the caller's transaction. An email
+ * that belonged to a deleted client or employee (sign-in disabled and no record left) is given a fresh
+ * start; any other existing email is a conflict.
+ */
+export async function createSignInAccount(tx: Transaction, input: NewAccount): Promise<string> {
+  const email = input.email.trim().toLowerCase();
+  const [existing] = await tx.select().from(users).where(eq(users.email, email)).for("update");
+  if (existing) {
+    const [asClient] = await tx
+      .select({ id: clients.cId })
+      .from(clients)
+      .where(eq(clients.userId, existing.id));
+    const [asEmployee] = await tx
+      .select({ id: employees.eId })
+      .from(employees)
+      .where(eq(employees.userId, existing.id));
+    if (!existing.banned || asClient || asEmployee) {
+      throw new AppError(409, "A user with this email already exists.", "DUPLICATE_EMAIL");
+    }
+    await tx
+      .update(users)
+      .set({ name: input.name, role: input.role, banned: false, banReason: null, banExpires: null })
+      .where(eq(users.id, existing.id));
+    await tx.delete(accounts).where(eq(accounts.userId, existing.id));
+    await setCredential(tx, existing.id, input.passwordHash);
+    return existing.id;
+  }
+  const userId = crypto.randomUUID();
+  await tx
+    .insert(users)
+    .values({ id: userId, name: input.name, email, emailVerified: true, role: input.role });
+  await setCredential(tx, userId, input.passwordHash);
+  return userId;
+}
+
+/** Deleting a client or employee disables their sign-in and ends their sessions at once. */
+export async function disableSignIn(tx: Transaction, userId: string, reason: string) {
+  await tx.update(users).set({ banned: true, banReason: reason }).where(eq(users.id, userId));
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export interface EnsureUserInput {
+  email: string;
+  name: string;
+  password: string;
+  role: TRole;
+  /** Existing user: also reset the password and role (used for ADMIN_EMAIL/ADMIN_PASSWORD). */
+  resetExisting: boolean;
+}
+
+/**
+ * Creates a sign-in account with a password credential, or (with resetExisting) resets an
+ * existing one's password and role, re-enables it and ends its sessions. Server-side only
+ * (ADMIN_EMAIL, admin:create, the demo seed). Answers what it did and the account's id.
+ */
+export async function ensureUser(
+  db: Database,
+  input: EnsureUserInput,
+): Promise<{ status: "created" | "updated" | "unchanged"; userId: string }> {
+  const email = input.email.trim().toLowerCase();
+  const [existing] = await db.select().from(users).where(eq(users.email, email));
+  if (existing && !input.resetExisting) return { status: "unchanged", userId: existing.id };
+  const problem = passwordProblem(input.password, { email, name: input.name });
+  if (problem) throw new AppError(400, `${input.email}: ${problem}`, PASSWORD_POLICY);
+  const passwordHash = await hashPassword(input.password);
+
+  if (!existing) {
+    const userId = await db.transaction(async (tx) => {
+      const id = await createSignInAccount(tx, { email, name: input.name, role: input.role, passwordHash });
+      await recordAudit(tx, {
+        action: "user.created",
+        outcome: "success",
+        actorEmail: "system",
+        targetType: "user",
+        targetId: id,
+        after: { email, name: input.name, role: input.role },
+      });
+      return id;
+    });
+    return { status: "created", userId };
+  }
+
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ role: input.role, banned: false, banReason: null, banExpires: null })
+      .where(eq(users.id, existing.id));
+    await setCredential(tx, existing.id, passwordHash);
+    await tx.delete(sessions).where(eq(sessions.userId, existing.id));
+    await recordAudit(tx, {
+      action: "user.credentials_reset",
+      outcome: "success",
+      actorEmail: "system",
+      targetType: "user",
+      targetId: existing.id,
+      before: { role: existing.role, banned: existing.banned },
+      after: { role: input.role, banned: false },
+    });
+  });
+  return { status: "updated", userId: existing.id };
+}
