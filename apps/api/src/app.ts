@@ -21,10 +21,11 @@ import { createAccountLimits } from "./auth/account-limits.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import type { AppConfig } from "./config.ts";
 import { MIGRATIONS_FOLDER, type DatabaseHandle } from "./db/client.ts";
-import { AppError } from "./lib/errors.ts";
+import { AppError, forbidden, unauthenticated } from "./lib/errors.ts";
+import { toWebHeaders } from "./lib/web-request.ts";
 import { redactUrl } from "./lib/redact.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
-import { authenticate, SAFE_METHODS, type CachedPrincipal } from "./plugins/authenticate.ts";
+import { authenticate, mustEnrol, SAFE_METHODS, type CachedPrincipal } from "./plugins/authenticate.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { embedRoutes } from "./routes/embed.ts";
@@ -170,7 +171,22 @@ export async function buildApp({
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs" });
+  // The OpenAPI page maps the whole API: in production only with API_DOCS=1, and then for signed-in admins.
+  if (config.apiDocs) {
+    await app.register(fastifySwaggerUi, {
+      routePrefix: "/api/docs",
+      ...(config.isProduction && {
+        uiHooks: {
+          onRequest: async (request: FastifyRequest) => {
+            const signedIn = await auth.api.getSession({ headers: toWebHeaders(request) });
+            if (!signedIn) throw unauthenticated();
+            const person = { role: signedIn.user.role, twoFactorEnabled: signedIn.user.twoFactorEnabled };
+            if (person.role !== "admin" || mustEnrol(person, config)) throw forbidden();
+          },
+        },
+      }),
+    });
+  }
 
   // Decision 005: verified sessions and viewing decisions are reused for a few seconds, and every
   // request that may change them clears both before it runs and again before it answers.

@@ -2,6 +2,7 @@ import { buildApp, DEFAULT_WEB_DIST } from "./app.ts";
 import { ensureUser } from "./accounts/accounts.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
+import { findPublishedCredentials, publishedCredentialsMessage } from "./demo/published-credentials.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import { createSigmaRestClient, startProvisioningWorker } from "./sigma/provisioning.ts";
 
@@ -36,6 +37,16 @@ async function main() {
     app.log.info({ email: config.admin.email, result: status }, "admin account from ADMIN_EMAIL ensured");
   }
   const demo = config.demoData ? await seedDemoData(auth, database.db) : [];
+  // Production is never the demo: nobody who read the README may sign in.
+  if (config.isProduction) {
+    const published = await findPublishedCredentials(database.db, (await auth.$context).secretConfig);
+    if (published.length > 0) {
+      console.error(publishedCredentialsMessage(published));
+      await app.close();
+      await database.close();
+      process.exit(1);
+    }
+  }
 
   // Delivers queued member and team changes to the BI service, with retries, from the outbox table.
   const worker = startProvisioningWorker({

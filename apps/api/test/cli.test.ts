@@ -79,7 +79,7 @@ describe("command line", () => {
     async () => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), "cli-"));
       const env = { DATA_DIR: dataDir, DEMO_DATA: "off" };
-      const args = ["--email", "lost@firm.example", "--password", "lost-phone-passphrase"];
+      const args = ["--email", "lost@firm.example", "--password", "misplaced-device-passphrase"];
       expect(run("scripts/admin-create.ts", args, env).status).toBe(0);
 
       // The admin had set up two-step verification and was signed in somewhere.
@@ -113,10 +113,18 @@ describe("command line", () => {
                  (select count(*)::int from sessions s where s.user_id = u.id) as sessions
             from users u where u.email = 'lost@firm.example'`);
         expect(state.rows).toEqual([{ two_factor_enabled: false, enrolments: 0, sessions: 0 }]);
-        const audit = await db.query<{ action: string; actor_email: string }>(
-          "select action, actor_email from audit_log where action = 'auth.mfa.reset'",
+        const audit = await db.query<{ action: string; actor_email: string; details: unknown }>(
+          "select action, actor_email, details from audit_log where action = 'auth.mfa.reset' order by id",
         );
-        expect(audit.rows).toEqual([{ action: "auth.mfa.reset", actor_email: "system (admin:create)" }]);
+        // The reset, then the second run's reset with nothing left to reset.
+        expect(audit.rows).toEqual([
+          { action: "auth.mfa.reset", actor_email: "system (admin:create)", details: null },
+          {
+            action: "auth.mfa.reset",
+            actor_email: "system (admin:create)",
+            details: { nothingToReset: true },
+          },
+        ]);
       } finally {
         await db.close();
       }

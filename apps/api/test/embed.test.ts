@@ -113,14 +113,14 @@ describe("provision-and-embed", () => {
         firstName: "Lone",
         lastName: "Advisor",
         email: "lone.advisor@meridian-advisory.example",
-        password: "lone-advisor-passphrase",
+        password: "amber-compass-passphrase",
         clientIds: [],
         role: "employee",
         privilege: "View",
       },
     });
     expect(lone.statusCode).toBe(201);
-    const headers = await signedIn("lone.advisor@meridian-advisory.example", "lone-advisor-passphrase");
+    const headers = await signedIn("lone.advisor@meridian-advisory.example", "amber-compass-passphrase");
     expect((await embed(headers, portfolio.workbookName)).statusCode).toBe(404);
     expect((await t.app.inject({ method: "GET", url: "/api/me/workbooks", headers })).json()).toEqual([]);
   });

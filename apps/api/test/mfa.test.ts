@@ -479,7 +479,17 @@ describe("recovery after a lost authenticator", () => {
     const admin = await get("/api/admin/workbooks", cookieHeader(signedIn));
     expect(admin.statusCode).toBe(403);
     expect(admin.json()).toMatchObject({ code: "MFA_ENROLLMENT_REQUIRED" });
-    expect(await auditOf("it@firm.example", ["auth.mfa.reset"])).toEqual(["auth.mfa.reset:success"]);
+    // The second reset changed nothing and is on the trail too.
+    expect(await auditOf("it@firm.example", ["auth.mfa.reset"])).toEqual([
+      "auth.mfa.reset:success",
+      "auth.mfa.reset:success",
+    ]);
+    const [, noOp] = await database.db
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.actorEmail, "it@firm.example"), eq(auditLog.action, "auth.mfa.reset")))
+      .orderBy(auditLog.id);
+    expect(noOp!.details).toEqual({ nothingToReset: true });
   });
 
   it("an admin resets a client's and an employee's two-step verification from the back office", async () => {
@@ -506,7 +516,7 @@ describe("recovery after a lost authenticator", () => {
                 firstName: "Lost",
                 lastName: "Phone",
                 email: "lost.client@example.com",
-                password: "misplaced-device-client-pass",
+                password: "misplaced-device-pass-one",
                 role: "client",
                 privilege: "View",
                 workbookIds: [],
@@ -516,7 +526,7 @@ describe("recovery after a lost authenticator", () => {
                 firstName: "Lost",
                 lastName: "Phone",
                 email: "lost.employee@meridian-advisory.example",
-                password: "misplaced-device-employee-pass",
+                password: "misplaced-device-pass-two",
                 role: "employee",
                 privilege: "View",
                 clientIds: [],
@@ -524,7 +534,7 @@ describe("recovery after a lost authenticator", () => {
       });
       expect(add.statusCode).toBe(201);
       const record = add.json().data[person.role] as { email: string; c_id?: number; e_id?: number };
-      const password = person.role === "client" ? "misplaced-device-client-pass" : "misplaced-device-employee-pass";
+      const password = person.role === "client" ? "misplaced-device-pass-one" : "misplaced-device-pass-two";
       const session = await t.sessionCookie(record.email, password);
       const enrolled = await t.enrolTwoFactor(record.email, password, session);
       expect(await listed(person.list, record.email)).toMatchObject({ two_factor_enabled: true });

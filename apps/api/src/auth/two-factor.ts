@@ -116,7 +116,7 @@ export async function enrolWithSecret(auth: Auth, db: Database, userId: string, 
 /**
  * Recovery for someone who lost their authenticator and their backup codes (decision 006): removes their
  * enrolment and ends their sessions, in one transaction and audited. Whoever's role requires two-step
- * verification sets it up again at the next sign-in. Returns false when they had none (nothing changes).
+ * verification sets it up again at the next sign-in. Returns false when they had none (nothing changes but the audit row).
  */
 export async function resetTwoFactor(
   db: Database,
@@ -128,12 +128,15 @@ export async function resetTwoFactor(
       .delete(twoFactors)
       .where(eq(twoFactors.userId, userId))
       .returning({ id: twoFactors.id });
-    if (removed.length === 0) return false;
-    await tx.update(users).set({ twoFactorEnabled: false }).where(eq(users.id, userId));
-    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    if (removed.length > 0) {
+      await tx.update(users).set({ twoFactorEnabled: false }).where(eq(users.id, userId));
+      await tx.delete(sessions).where(eq(sessions.userId, userId));
+    }
+    // A reset with nothing to reset is recorded too: every request about a person leaves a row.
     await recordAudit(tx, {
       action: "auth.mfa.reset",
       outcome: "success",
+      ...(removed.length === 0 ? { details: { nothingToReset: true } } : {}),
       actorUserId: actor.userId ?? null,
       actorEmail: actor.email,
       targetType: "user",
@@ -142,6 +145,6 @@ export async function resetTwoFactor(
       userAgent: actor.userAgent ?? null,
       requestId: actor.requestId ?? null,
     });
-    return true;
+    return removed.length > 0;
   });
 }
