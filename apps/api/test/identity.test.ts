@@ -29,6 +29,23 @@ async function signUp(body: Record<string, unknown>) {
   return t.app.inject({ method: "POST", url: "/api/auth/sign-up/email", headers: json, payload: body });
 }
 
+/** Opens the link of the confirmation mail (as the new person does) and answers the session cookie it sets. */
+async function confirmEmail(email: string): Promise<string> {
+  const mail = await smtp.nextMailTo(email);
+  expect(mail.subject).toBe("Confirm your email for the Meridian portal");
+  const link = new URL(mail.text.match(/https?:\/\/\S+/)![0]);
+  const opened = await t.app.inject({ method: "GET", url: link.pathname + link.search });
+  expect(opened.statusCode).toBe(302);
+  return String(opened.headers["set-cookie"]).split(";")[0]!;
+}
+
+/** Self sign-up through to a signed-in session: sign up, then confirm the email. */
+async function signUpAndConfirm(body: Record<string, unknown>): Promise<string> {
+  const up = await signUp(body);
+  expect(up.statusCode).toBe(200);
+  return confirmEmail(String(body.email));
+}
+
 describe("self sign-up", () => {
   it("creates an author account for an allowed domain, signed in, never admin", async () => {
     const email = `new-${unique()}@meridian-advisory.example`;
@@ -43,11 +60,65 @@ describe("self sign-up", () => {
 
     const res = await signUp({ name: "Nora New", email, password: "a-long-enough-passphrase" });
     expect(res.statusCode).toBe(200);
-    expect(String(res.headers["set-cookie"])).toMatch(/portal\.session_token=/);
+    // No session until the address is confirmed: the answer must not differ from a taken address's.
+    expect(String(res.headers["set-cookie"])).not.toMatch(/portal\.session_token=/);
+    expect((await t.signIn(email, "a-long-enough-passphrase")).statusCode).toBe(403);
+    const cookie = await confirmEmail(email);
+    expect(cookie).toMatch(/portal\.session_token=/);
     const [row] = await database.db.select({ role: users.role }).from(users).where(eq(users.email, email));
     expect(row?.role).toBe("author");
     const audit = await database.db.select().from(auditLog).where(eq(auditLog.actorEmail, email));
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(["auth.sign_up", "auth.sign_in"]));
+  });
+
+  it("answers alike for a taken and a free address, and mails the owner of the taken one instead", async () => {
+    const { email: taken } = await t.createUser("client", {
+      email: `taken-${unique()}@meridian-advisory.example`,
+    });
+    const free = `free-${unique()}@meridian-advisory.example`;
+    const before = await database.db.select().from(users).where(eq(users.email, taken));
+    const answers = await Promise.all(
+      [taken, free].map((email) => signUp({ name: "Sam Same", email, password: "a-long-enough-passphrase" })),
+    );
+    const shape = (r: (typeof answers)[number]) => {
+      const body = r.json() as { token: unknown; user: Record<string, unknown> };
+      return {
+        status: r.statusCode,
+        cookie: r.headers["set-cookie"] ?? null,
+        token: body.token,
+        userKeys: Object.keys(body.user).sort(),
+        user: { ...body.user, id: "-", email: "-", createdAt: "-", updatedAt: "-" },
+      };
+    };
+    expect(shape(answers[0]!)).toEqual(shape(answers[1]!));
+    expect(answers[0]!.statusCode).toBe(200);
+    expect(answers[0]!.headers["set-cookie"]).toBeUndefined();
+
+    const ownerMail = await smtp.nextMailTo(taken);
+    expect(ownerMail.subject).toBe("Someone tried to create a Meridian portal account with your email");
+    expect((await smtp.nextMailTo(free)).subject).toBe("Confirm your email for the Meridian portal");
+    // The taken account is as it was.
+    expect(await database.db.select().from(users).where(eq(users.email, taken))).toEqual(before);
+  });
+
+  it("keeps the chosen editor role and queues the BI member once the email is confirmed", async () => {
+    const email = `editor-${unique()}@meridian-advisory.example`;
+    await signUpAndConfirm({
+      name: "Eddie Tor",
+      email,
+      password: "a-long-enough-passphrase",
+      signUpRole: "editor",
+    });
+    const [user] = await database.db.select().from(users).where(eq(users.email, email));
+    expect(user?.role).toBe("editor");
+    expect(user?.emailVerified).toBe(true);
+    const queued = await database.db
+      .select({ kind: provisioningRequests.kind, payload: provisioningRequests.payload })
+      .from(provisioningRequests)
+      .where(eq(provisioningRequests.userId, user!.id));
+    expect(queued).toEqual([
+      { kind: "member.upsert", payload: { name: "Eddie Tor", email, role: "editor" } },
+    ]);
   });
 
   it("refuses an email domain that is not allowed, with a readable message, and creates nothing", async () => {
@@ -140,8 +211,7 @@ describe("provision endpoint and the API guard", () => {
 
   it("records the chosen role and a durable provisioning request for the caller", async () => {
     const email = `prov-${unique()}@meridian-advisory.example`;
-    const up = await signUp({ name: "Ed Itor", email, password: "a-long-enough-passphrase" });
-    const cookie = String(up.headers["set-cookie"]).split(";")[0]!;
+    const cookie = await signUpAndConfirm({ name: "Ed Itor", email, password: "a-long-enough-passphrase" });
     const jwt = await t.jwtFor(cookie);
     const res = await provision(
       { authorization: `Bearer ${jwt}` },
@@ -169,8 +239,9 @@ describe("provision endpoint and the API guard", () => {
 
   it("rejects another person's email, a role outside editor/author, and unknown fields", async () => {
     const email = `prov2-${unique()}@meridian-advisory.example`;
-    const up = await signUp({ name: "Au Thor", email, password: "a-long-enough-passphrase" });
-    const jwt = await t.jwtFor(String(up.headers["set-cookie"]).split(";")[0]!);
+    const jwt = await t.jwtFor(
+      await signUpAndConfirm({ name: "Au Thor", email, password: "a-long-enough-passphrase" }),
+    );
     const auth = { authorization: `Bearer ${jwt}` };
     const mismatch = await provision(auth, {
       name: "X",
@@ -205,8 +276,7 @@ describe("provision endpoint and the API guard", () => {
 
   it("stops accepting a JWT as soon as its session ends", async () => {
     const email = `rev-${unique()}@meridian-advisory.example`;
-    const up = await signUp({ name: "Re Voked", email, password: "a-long-enough-passphrase" });
-    const cookie = String(up.headers["set-cookie"]).split(";")[0]!;
+    const cookie = await signUpAndConfirm({ name: "Re Voked", email, password: "a-long-enough-passphrase" });
     const jwt = await t.jwtFor(cookie);
     await t.app.inject({ method: "POST", url: "/api/auth/sign-out", headers: { cookie, origin: ORIGIN } });
     const res = await provision({ authorization: `Bearer ${jwt}` }, { name: "R", email, role: "editor" });
@@ -215,8 +285,7 @@ describe("provision endpoint and the API guard", () => {
 
   it("refuses a cookie-authenticated write from another origin (CSRF)", async () => {
     const email = `csrf-${unique()}@meridian-advisory.example`;
-    const up = await signUp({ name: "Cs Rf", email, password: "a-long-enough-passphrase" });
-    const cookie = String(up.headers["set-cookie"]).split(";")[0]!;
+    const cookie = await signUpAndConfirm({ name: "Cs Rf", email, password: "a-long-enough-passphrase" });
     const res = await provision(
       { cookie, origin: "https://evil.example" },
       { name: "C", email, role: "editor" },

@@ -3,14 +3,20 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError } from "better-auth/api";
 import { admin, genericOAuth, jwt, twoFactor } from "better-auth/plugins";
 import { adminAc, defaultAc } from "better-auth/plugins/admin/access";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@portal/contracts";
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  SELF_SIGN_UP_ROLES,
+  type TSelfSignUpRole,
+} from "@portal/contracts";
 import { eq } from "drizzle-orm";
 import { auditSourceFromHeaders, recordAudit } from "../audit/audit.ts";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { schema, users } from "../db/schema.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { passwordResetMail } from "../mail/templates.ts";
+import { existingAccountMail, passwordResetMail, verifyEmailMail } from "../mail/templates.ts";
+import { queueSelfSignUpProvisioning } from "../accounts/self-sign-up.ts";
 import { hashPassword, verifyPassword } from "../accounts/password.ts";
 import type { AccountLimits } from "./account-limits.ts";
 import { portalAuthPlugin } from "./hooks/index.ts";
@@ -54,6 +60,10 @@ export const DISABLED_AUTH_PATHS = [
 export const MFA_LOCKOUT_SECONDS = 15 * 60;
 
 const SELF_SIGN_UP_PATHS = ["/sign-up/email", "/callback/", "/oauth2/callback/"];
+
+function isSelfSignUpRole(role: unknown): role is TSelfSignUpRole {
+  return (SELF_SIGN_UP_ROLES as readonly unknown[]).includes(role);
+}
 
 export function isSelfSignUpPath(path: string | undefined): boolean {
   return !!path && SELF_SIGN_UP_PATHS.some((p) => path.startsWith(p));
@@ -109,6 +119,13 @@ export function createAuth({ config, db, mailer, limits }: AuthDependencies) {
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       autoSignIn: true,
+      // Sign-up answers alike for a taken and a free address (no enumeration): a new account confirms its
+      // email before its first sign-in, and the owner of a taken address is told by email instead.
+      requireEmailVerification: true,
+      onExistingUserSignUp: async ({ user }) => {
+        const signInUrl = `${config.publicUrl}/login`;
+        await mailer.send({ to: user.email, ...existingAccountMail({ name: user.name, signInUrl }) });
+      },
       password: { hash: hashPassword, verify: verifyPassword },
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
@@ -125,6 +142,25 @@ export function createAuth({ config, db, mailer, limits }: AuthDependencies) {
           actorEmail: user.email,
           ...auditSourceFromHeaders(request?.headers),
         });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: async ({ user, url }) => {
+        await mailer.send({ to: user.email, ...verifyEmailMail({ name: user.name, url }) });
+      },
+      // A self-registered person is provisioned in the BI service once their address is confirmed.
+      afterEmailVerification: async (user, request) => {
+        const role = (user as { role?: string | null }).role;
+        if (!isSelfSignUpRole(role)) return;
+        await queueSelfSignUpProvisioning(
+          db,
+          { userId: user.id, email: user.email },
+          { name: user.name, role },
+          auditSourceFromHeaders(request?.headers),
+        );
       },
     },
     socialProviders,
@@ -152,6 +188,8 @@ export function createAuth({ config, db, mailer, limits }: AuthDependencies) {
       },
     },
     advanced: {
+      // Mail goes out after the answer, so an answer takes as long whether or not an account exists.
+      backgroundTasks: { handler: (task) => void task },
       // Explicit: Better Auth would otherwise switch these checks off when NODE_ENV is "test".
       disableOriginCheck: false,
       disableCSRFCheck: false,
@@ -169,9 +207,12 @@ export function createAuth({ config, db, mailer, limits }: AuthDependencies) {
               const error = signUpDomainError(config, user.email);
               if (error) throw new APIError("FORBIDDEN", { message: error, code: "SIGN_UP_NOT_ALLOWED" });
             }
-            // Self sign-up never grants admin or access to client data.
+            // Self sign-up never grants admin or access to client data: editor or author, as chosen.
             if (ctx && isSelfSignUpPath(ctx.path)) {
-              return { data: { ...user, role: DEFAULT_SELF_SIGN_UP_ROLE } };
+              const chosen = (ctx.body as { signUpRole?: unknown } | undefined)?.signUpRole;
+              return {
+                data: { ...user, role: isSelfSignUpRole(chosen) ? chosen : DEFAULT_SELF_SIGN_UP_ROLE },
+              };
             }
             return undefined;
           },

@@ -88,7 +88,9 @@ export async function retirePublishedCredentials(db: Database, found: PublishedC
         .update(users)
         .set({ banned: true, banReason: "Demo account retired", twoFactorEnabled: false })
         .where(eq(users.id, userId));
-      await tx.delete(accounts).where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
+      await tx
+        .delete(accounts)
+        .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
       await tx.delete(twoFactors).where(eq(twoFactors.userId, userId));
       await tx.delete(sessions).where(eq(sessions.userId, userId));
       await recordAudit(tx, {

@@ -6,10 +6,10 @@ import type { TotpClaim } from "../two-factor.ts";
 /** The context Better Auth hands a hook: the matched endpoint's path, its parsed body (any encoding), … */
 export type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
-/** One hook of a concern: which endpoint paths it watches, and what it does. */
+/** One hook of a concern: which endpoint paths it watches, and what it does (an answer replaces the endpoint's). */
 export interface PortalHook {
   paths: (path: string) => boolean;
-  run: (ctx: HookContext) => Promise<void>;
+  run: (ctx: HookContext) => Promise<unknown>;
 }
 
 /** A concern (lock, two-step gate, policy, audit): what it does before the endpoint runs, and after. */

@@ -3,6 +3,7 @@ import { createAuthMiddleware, isAPIError } from "better-auth/api";
 import { recordAudit } from "../../audit/audit.ts";
 import type { Database } from "../../db/client.ts";
 import { auditConcern } from "./audit.ts";
+import { enumerationConcern } from "./enumeration.ts";
 import { isAudited, sourceOf, type Concern, type HookContext, type PortalHook } from "./context.ts";
 
 export interface PortalAuthHooks {
@@ -19,13 +20,13 @@ export interface PortalAuthHooks {
  * the body it parsed, so every spelling and body encoding Better Auth accepts passes through them.
  */
 export function portalAuthPlugin({ concerns, db }: PortalAuthHooks): BetterAuthPlugin {
-  const all = [...concerns, auditConcern(db)];
+  const all = [...concerns, enumerationConcern, auditConcern(db)];
   const phase = (hooks: PortalHook[], refusalsAudited: boolean) =>
     hooks.map((hook) => ({
       matcher: (ctx: { path?: string }) => !!ctx.path && hook.paths(ctx.path),
       handler: createAuthMiddleware(async (ctx) => {
         try {
-          await hook.run(ctx);
+          return await hook.run(ctx);
         } catch (error) {
           if (refusalsAudited && isAPIError(error) && !isAudited(error)) await auditRefusal(db, ctx, error);
           throw error;
