@@ -1,6 +1,9 @@
 import { expect, freshAccount, submitSignIn, test } from "./support/fixtures.ts";
+import { confirmLinkIn, waitForMail } from "./support/mailbox.ts";
 
-test("Create Account with an allowed domain signs the new author in on /", async ({ page }) => {
+test("Create Account asks the new person to confirm their email; the mailed link signs them in as the chosen role", async ({
+  page,
+}) => {
   const account = freshAccount();
   await page.goto("/login");
   await page.getByRole("tab", { name: "Create Account" }).click();
@@ -8,23 +11,39 @@ test("Create Account with an allowed domain signs the new author in on /", async
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByLabel("Role").selectOption("editor");
-
-  const provision = page.waitForResponse("**/api/sigma/provision");
   await page.getByRole("button", { name: "Create Account" }).click();
-  const provisioned = await provision;
-  expect(provisioned.status()).toBe(202);
-  expect(provisioned.request().headers()["authorization"]).toMatch(/^Bearer ey/);
-  expect(provisioned.request().postDataJSON()).toEqual({
-    name: account.name,
-    email: account.email,
-    role: "editor",
-  });
 
+  await expect(page.getByRole("status")).toHaveText(
+    `Check your inbox: we sent a link to ${account.email}. Open it to confirm your email and finish creating your account.`,
+  );
+  await expect(page).toHaveURL("/login");
+
+  const mail = await waitForMail(account.email);
+  expect(mail.subject).toBe("Confirm your email for the Meridian portal");
+  await page.goto(confirmLinkIn(mail));
   await expect(page).toHaveURL("/");
   await expect(page.getByRole("button", { name: "Open account menu" })).toContainText(account.name);
   const session = await (await page.request.get("/api/auth/get-session")).json();
   expect(session.user.email).toBe(account.email);
   expect(session.user.role).toBe("editor");
+});
+
+test("Create Account with an address that already has an account answers the same and mails its owner", async ({
+  page,
+  createAccount,
+}) => {
+  const existing = await createAccount();
+  await page.goto("/login");
+  await page.getByRole("tab", { name: "Create Account" }).click();
+  await page.getByLabel("Full Name").fill("Someone Else");
+  await page.getByLabel("Email").fill(existing.email);
+  await page.getByLabel("Password").fill("an-attempt-to-take-over-77");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("status")).toHaveText(
+    `Check your inbox: we sent a link to ${existing.email}. Open it to confirm your email and finish creating your account.`,
+  );
+  const warning = await waitForMail(existing.email, 2);
+  expect(warning.subject).toBe("Someone tried to create a Meridian portal account with your email");
 });
 
 test("Create Account with a domain that is not allowed is refused and creates nothing", async ({ page }) => {
@@ -55,21 +74,4 @@ test("Create Account checks the form before sending it", async ({ page }) => {
   await expect(page.getByText("Full name is required.")).toBeVisible();
   await expect(page.getByText("Password must be at least 8 characters.")).toBeVisible();
   await expect(page.getByLabel("Role").locator("option")).toHaveText(["Editor", "Author"]);
-});
-
-test("when provisioning fails the new account holder is told what happened", async ({ page }) => {
-  await page.route("**/api/sigma/provision", (route) =>
-    route.fulfill({ status: 503, json: { error: "The analytics service is unavailable." } }),
-  );
-  const account = freshAccount();
-  await page.goto("/login");
-  await page.getByRole("tab", { name: "Create Account" }).click();
-  await page.getByLabel("Full Name").fill(account.name);
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page.getByRole("alert")).toHaveText(
-    "Your account was created, but your report access could not be set up. The analytics service is unavailable. Please contact your advisor.",
-  );
-  await expect(page).toHaveURL("/login");
 });

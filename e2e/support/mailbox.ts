@@ -27,3 +27,10 @@ export function resetLinkIn(mail: TReceivedMail): string {
   if (!link) throw new Error(`No reset link in the mail "${mail.subject}":\n${mail.text}`);
   return link;
 }
+
+/** The confirmation link in the mail a new self-registered account receives. */
+export function confirmLinkIn(mail: TReceivedMail): string {
+  const link = mail.text.match(/https?:\/\/\S+\/api\/auth\/verify-email\?\S+/)?.[0];
+  if (!link) throw new Error(`No confirmation link in the mail "${mail.subject}":\n${mail.text}`);
+  return link;
+}

@@ -8,10 +8,9 @@ import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { getErrorMessage } from "@/lib/errors";
-import type { TSession } from "@/lib/get-session";
 import { useAsyncAction } from "@/lib/use-async-action";
 
-import { createAccount as createAccountWithSession } from "../api/sign-up";
+import { createAccount as createAccountRequest } from "../api/sign-up";
 import type { TFormMessage } from "./sign-in-form";
 
 const ROLE_OPTIONS = [
@@ -21,7 +20,6 @@ const ROLE_OPTIONS = [
 
 type TCreateAccountFormProps = {
   config: TPublicConfig;
-  onCreated: (session: TSession | null) => void | Promise<void>;
   message: TFormMessage;
   onMessageChange: (message: TFormMessage) => void;
 };
@@ -33,13 +31,8 @@ function domainHint(domains: string[]): string | undefined {
 }
 
 /** Create Account: Full Name, email, password and the editor/author role. */
-export function CreateAccountForm({
-  config,
-  onCreated,
-  message,
-  onMessageChange: setMessage,
-}: TCreateAccountFormProps) {
-  const createAccount = useAsyncAction(createAccountWithSession);
+export function CreateAccountForm({ config, message, onMessageChange: setMessage }: TCreateAccountFormProps) {
+  const createAccount = useAsyncAction(createAccountRequest);
   const {
     register,
     handleSubmit,
@@ -52,7 +45,11 @@ export function CreateAccountForm({
   const onSubmit = handleSubmit((values) => {
     setMessage(null);
     createAccount.run(values, {
-      onSuccess: onCreated,
+      onSuccess: () =>
+        setMessage({
+          tone: "success",
+          text: `Check your inbox: we sent a link to ${values.email}. Open it to confirm your email and finish creating your account.`,
+        }),
       onError: (error) =>
         setMessage({
           tone: "error",

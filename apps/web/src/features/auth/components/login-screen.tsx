@@ -142,12 +142,7 @@ export function LoginScreen({ config, search }: TLoginScreenProps) {
               onSecondStepChange={setSecondStep}
             />
           ) : config ? (
-            <CreateAccountForm
-              config={config}
-              onCreated={goHome}
-              message={message}
-              onMessageChange={setMessage}
-            />
+            <CreateAccountForm config={config} message={message} onMessageChange={setMessage} />
           ) : null}
         </div>
 
