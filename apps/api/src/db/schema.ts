@@ -136,7 +136,7 @@ export const rateLimits = pgTable("rate_limits", {
 });
 
 /**
- * The portal's own limiters (per-account sign-in and second-step failures, decision 007): one row a key,
+ * The portal's own limiters (per-account sign-in and second-step failures, decision 008): one row a key,
  * counted with one atomic upsert by rate-limiter-flexible's Drizzle store, so parallel requests and every
  * instance on the database share the count.
  */
