@@ -315,6 +315,28 @@ test("client and employee lifecycle: add with assignments, list, edit, sign in, 
   });
 });
 
+test("Add Client refuses a common password with the policy's message under the field, and registers nothing", async ({
+  page,
+}) => {
+  const client = newPerson("client");
+  await page.goto("/admin/add-client");
+  await page.getByLabel("Client ID").fill(client.businessId);
+  await page.getByLabel("First Name").fill(client.firstName);
+  await page.getByLabel("Last Name").fill(client.lastName);
+  await page.getByLabel("Email").fill(client.email);
+  await page.getByLabel("Password").fill("password123");
+  await page.getByLabel("Privilege").selectOption("View");
+  const response = page.waitForResponse("**/api/admin/addclient");
+  await page.getByRole("button", { name: "Register Client" }).click();
+  expect((await response).status()).toBe(400);
+  await expect(page.getByLabel("Password")).toHaveAccessibleDescription(
+    /This password is one of the most commonly used passwords\. Please choose a different one\./,
+  );
+  await expect(page).toHaveURL("/admin/add-client");
+  const list = await page.request.get(`/api/admin/clients?q=${client.businessId}`);
+  expect(await list.json()).toEqual([]);
+});
+
 test("Add Client without workbooks goes straight to the list (no embed URL)", async ({ page }) => {
   const client = newPerson("client");
   let analyticsRequests = 0;

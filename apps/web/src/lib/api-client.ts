@@ -44,7 +44,10 @@ export async function apiRequest<TSchema extends core.$ZodType>(
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const parsed = ZErrorResponseSchema.safeParse(payload);
-    throw toRequestError({ status: response.status, error: parsed.data?.error }, fallbackError);
+    throw toRequestError(
+      { status: response.status, error: parsed.data?.error, code: parsed.data?.code },
+      fallbackError,
+    );
   }
   const parsed = safeParse(schema, payload);
   if (!parsed.success) throw toRequestError({}, fallbackError);

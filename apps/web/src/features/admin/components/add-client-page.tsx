@@ -4,7 +4,7 @@ import { FormProvider, useForm } from "react-hook-form";
 
 import { ZAddClientFormSchema, useAddClient } from "../api/add-client";
 import type { TAddClientFormInput, TAddClientFormValues } from "../api/add-client";
-import { hasMissingFields, saveState } from "../utils/form-errors";
+import { hasMissingFields, passwordPolicyError, saveState } from "../utils/form-errors";
 import { FormPage, SubmitFooter } from "./form-layout";
 import { AccessFields, PersonIdentityFields, SignInFields } from "./person-fields";
 import { SigmaRegistration, useSigmaRegistration } from "./registration-frame";
@@ -39,7 +39,13 @@ export function AddClientPage() {
         // Spec payload; the server derives the teams itself (DEVIATION D17).
         teams: [...new Set(workbooks.map((workbook) => workbook.team))],
       },
-      { onSuccess: registration.onRegistered },
+      {
+        onSuccess: registration.onRegistered,
+        onError: (error) => {
+          const policy = passwordPolicyError(error);
+          if (policy) form.setError("password", { message: policy });
+        },
+      },
     );
   });
 

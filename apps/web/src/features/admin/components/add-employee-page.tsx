@@ -4,7 +4,7 @@ import { FormProvider, useForm } from "react-hook-form";
 
 import { ZAddEmployeeFormSchema, useAddEmployee } from "../api/add-employee";
 import type { TAddEmployeeFormInput, TAddEmployeeFormValues } from "../api/add-employee";
-import { hasMissingFields, saveState } from "../utils/form-errors";
+import { hasMissingFields, passwordPolicyError, saveState } from "../utils/form-errors";
 import type { TOption } from "../utils/multi-select";
 import { ClientPicker } from "./client-picker";
 import { FormPage, SubmitFooter } from "./form-layout";
@@ -34,7 +34,13 @@ export function AddEmployeePage() {
   const onSubmit = form.handleSubmit((values) => {
     addEmployee.mutate(
       { ...values, role: "employee", clientIds: clients.map((client) => client.value) },
-      { onSuccess: registration.onRegistered },
+      {
+        onSuccess: registration.onRegistered,
+        onError: (error) => {
+          const policy = passwordPolicyError(error);
+          if (policy) form.setError("password", { message: policy });
+        },
+      },
     );
   });
 

@@ -2,7 +2,7 @@ import type { FieldErrors, FieldValues } from "react-hook-form";
 
 import { ALL_FIELDS_REQUIRED } from "@portal/contracts";
 
-import { getErrorMessage } from "@/lib/errors";
+import { AppRequestError, getErrorMessage } from "@/lib/errors";
 
 export { ALL_FIELDS_REQUIRED };
 
@@ -35,6 +35,16 @@ export function saveState(
   return {
     pending: mutation.isPending,
     done: mutation.isSuccess,
-    error: mutation.isError ? getErrorMessage(mutation.error, failed) : undefined,
+    // A refused password is shown under its field instead.
+    error:
+      mutation.isError && !passwordPolicyError(mutation.error)
+        ? getErrorMessage(mutation.error, failed)
+        : undefined,
   };
+}
+
+/** The server's password policy refusal (accounts module), shown under the password field itself. */
+export function passwordPolicyError(error: unknown): string | undefined {
+  if (!(error instanceof AppRequestError) || error.code !== "PASSWORD_POLICY") return undefined;
+  return error.message.replace(/^password: /, "");
 }
