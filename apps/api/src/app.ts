@@ -88,9 +88,14 @@ export async function buildApp({
       level: config.logLevel,
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
       serializers: {
-        req: (req: { method: string; url: string; ip: string; id: string }) => ({
+        req: (req: { method: string; url: string; originalUrl?: string; ip: string; id: string }) => ({
           method: req.method,
           url: redactUrl(req.url),
+          // The spelling the client sent, when rewriteUrl made it canonical (an attack shows as such).
+          // (Not for a reset link: its token could be spelt past redactUrl's pattern.)
+          ...(req.originalUrl && req.originalUrl !== req.url && !req.url.includes("/reset-password")
+            ? { sentUrl: redactUrl(req.originalUrl) }
+            : {}),
           ip: req.ip,
           id: req.id,
         }),

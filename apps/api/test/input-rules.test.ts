@@ -239,14 +239,10 @@ describe("ids", () => {
       method: "PUT",
       url: "/api/admin/editclient",
       headers: admin,
-      payload: {
-        cId: existingClient.c_id,
-        clientId: "CL-RULES",
-        firstName: "A",
-        lastName: "B",
-        privilege: "View",
-        ...override,
-      },
+      payload: Object.assign(
+        { cId: existingClient.c_id, clientId: "CL-RULES", firstName: "A", lastName: "B", privilege: "View" },
+        override,
+      ),
     });
     expectReadable400(res, error);
   });

@@ -83,7 +83,7 @@ describe("every spelling of an /api path gets the /api answer", () => {
   });
 
   it("answers /API/... (another path: routes are case-sensitive) with 404, never 500", async () => {
-    for (const headers of [{}, { cookie: client.cookie! }]) {
+    for (const headers of [{}, { cookie: client.cookie! }] as Record<string, string>[]) {
       const res = await rawRequest(port, "GET", "/API/me/workbooks", headers);
       expect(res.status).toBe(404);
       expect(res.json()).toMatchObject({ error: "Not found.", code: "NOT_FOUND" });
