@@ -361,20 +361,38 @@ const bodyId = (name: string, valid: () => number): Field => ({
   required: true,
   poison: () => fc.oneof(badBodyId, fc.constant(MISSING)),
 });
-const idList = (name: string): Field => ({ name, valid: [], poison: () => badIdList });
+/** Lists of ids: malformed, or well-formed and naming nothing (the service must refuse, not the database). */
+const idList = (name: string): Field => ({
+  name,
+  valid: [],
+  poison: () =>
+    fc.oneof(
+      badIdList,
+      fc.array(fc.integer({ min: 100_000, max: 2_147_483_647 }), { minLength: 1, maxLength: 3 }),
+    ),
+});
+/** A business id or email someone already has: a well-formed add that must be refused (409). */
+const taken = (field: Field, value: () => string): Field => ({
+  ...field,
+  poison: (formSafe) =>
+    fc.oneof(
+      field.poison(formSafe),
+      fc.constant(null).map(() => value()),
+    ),
+});
 
 const adminPaths = {
   addclient: () => [
-    named("clientId", text("CL-NEW-FUZZ", 64)),
+    taken(named("clientId", text("CL-NEW-FUZZ", 64)), () => existing.client.client_id),
     named("firstName", text("New", 100)),
     named("lastName", text("Client", 100)),
-    named("email", email("new.fuzz@example.com")),
+    taken(named("email", email("new.fuzz@example.com")), () => existing.client.email),
     named("password", text("new-fuzz-passphrase", 128)),
     privilege,
     idList("workbookIds"),
   ],
   addemployee: () => [
-    named("employeeId", text("EM-NEW-FUZZ", 64)),
+    taken(named("employeeId", text("EM-NEW-FUZZ", 64)), () => existing.employee.employee_id),
     named("firstName", text("New", 100)),
     named("lastName", text("Employee", 100)),
     named("email", email("new.fuzz.employee@example.com")),
