@@ -6,7 +6,7 @@ import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import { signInPathOf } from "@portal/contracts";
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -21,11 +21,14 @@ import { createAccountLimits } from "./auth/account-limits.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import type { AppConfig } from "./config.ts";
 import { MIGRATIONS_FOLDER, type DatabaseHandle } from "./db/client.ts";
-import { AppError, forbidden, unauthenticated } from "./lib/errors.ts";
-import { toWebHeaders } from "./lib/web-request.ts";
+import { recordRefusal } from "./access/refusal-audit.ts";
+import { canonicalRequestTarget, isUnder, pathOf } from "./lib/canonical-url.ts";
+import { AppError, codeForStatus, forbidden, unauthenticated } from "./lib/errors.ts";
 import { redactUrl } from "./lib/redact.ts";
+import { toWebHeaders } from "./lib/web-request.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { authenticate, mustEnrol, SAFE_METHODS, type CachedPrincipal } from "./plugins/authenticate.ts";
+import { requestBodies } from "./plugins/request-bodies.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { embedRoutes } from "./routes/embed.ts";
@@ -70,14 +73,31 @@ export async function buildApp({
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // Every body on every route, Better Auth's included (its form parser reads through Fastify too).
     bodyLimit: 256 * 1024,
+    // One spelling of the path for the router, the guard, routes/auth.ts and Better Auth (lib/canonical-url.ts).
+    rewriteUrl: (req) => canonicalRequestTarget(req.url ?? "/"),
+    // A URL the router cannot read (`/%zz`) or a path parameter over its length: the portal's error body.
+    frameworkErrors: (error, request, reply) => {
+      const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
+      void (reply as FastifyReply).status(400).send({
+        error: tooLong ? "A part of the request address is too long." : "The request address is not valid.",
+        code: tooLong ? "URL_PART_TOO_LONG" : "BAD_URL",
+        requestId: request.id,
+      });
+    },
     logger: logger && {
       level: config.logLevel,
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
       serializers: {
-        req: (req: { method: string; url: string; ip: string; id: string }) => ({
+        req: (req: { method: string; url: string; originalUrl?: string; ip: string; id: string }) => ({
           method: req.method,
           url: redactUrl(req.url),
+          // The spelling the client sent, when rewriteUrl made it canonical (an attack shows as such).
+          // (Not for a reset link: its token could be spelt past redactUrl's pattern.)
+          ...(req.originalUrl && req.originalUrl !== req.url && !req.url.includes("/reset-password")
+            ? { sentUrl: redactUrl(req.originalUrl) }
+            : {}),
           ip: req.ip,
           id: req.id,
         }),
@@ -105,29 +125,42 @@ export async function buildApp({
     reply.header("x-request-id", request.id);
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  // One error body for the portal's own API: { error (readable), code (stable), requestId }.
+  app.setErrorHandler(async (error, request, reply) => {
     if (error instanceof AppError) {
-      const code = error.code === "ERROR" ? {} : { code: error.code };
-      return reply.status(error.status).send({ error: error.message, ...code, requestId: request.id });
+      // Every refusal of a protected resource leaves an audit row (wrong role, CSRF, MFA enrolment...).
+      if (error.status === 403) await recordRefusal(db, request, error);
+      return reply
+        .status(error.status)
+        .send({ error: error.message, code: error.code, requestId: request.id });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.status(400).send({ error: error.validation[0]!.message, requestId: request.id });
+      return reply
+        .status(400)
+        .send({ error: error.validation[0]!.message, code: "INVALID_INPUT", requestId: request.id });
     }
     if (error instanceof ZodError) {
       const first = error.issues[0];
       const where = first?.path.length ? `${first.path.join(".")}: ` : "";
-      return reply
-        .status(400)
-        .send({ error: `${where}${first?.message ?? "Invalid request."}`, requestId: request.id });
+      return reply.status(400).send({
+        error: `${where}${first?.message ?? "Invalid request."}`,
+        code: "INVALID_INPUT",
+        requestId: request.id,
+      });
     }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
-    if (status < 500) {
-      return reply.status(status).send({ error: (error as Error).message, requestId: request.id });
+    if (status >= 400 && status < 500) {
+      // Fastify's own refusals (413 body too large, 415 media type, empty JSON body...): readable already.
+      return reply
+        .status(status)
+        .send({ error: (error as Error).message, code: codeForStatus(status), requestId: request.id });
     }
     request.log.error({ err: error }, "request failed");
-    return reply
-      .status(status)
-      .send({ error: "Something went wrong on our side. Please try again.", requestId: request.id });
+    return reply.status(status >= 500 ? status : 500).send({
+      error: "Something went wrong on our side. Please try again.",
+      code: "INTERNAL_ERROR",
+      requestId: request.id,
+    });
   });
 
   // Security headers on every answer. The middleware is built once here: the Fastify wrapper rebuilt
@@ -200,6 +233,7 @@ export async function buildApp({
   app.addHook("onRequest", invalidateAccess);
   app.addHook("onSend", invalidateAccess);
 
+  await app.register(requestBodies);
   await app.register(authenticate, { auth, db, config, principals });
   await app.register(healthRoutes, { database, expectedMigrations: countMigrations() });
   await app.register(authRoutes, { auth, db, config });
@@ -231,19 +265,20 @@ export async function buildApp({
   }
   const hasSignInPage = hasWeb && existsSync(path.join(webDist, "login.html"));
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith("/api/") || request.url === "/api";
+    const path = pathOf(request.url); // canonical (rewriteUrl), as the router and the guard read it
+    const isApi = isUnder(path, "/api");
     // A missing build asset is a 404, never index.html (which the browser would reject as a script).
-    const isAsset = request.url.startsWith("/assets/");
+    const isAsset = isUnder(path, "/assets");
     if (!isApi && !isAsset && hasWeb && (request.method === "GET" || request.method === "HEAD")) {
       // The sign-in screens are their own small page (decision 004); every other client-side route
       // (including the SPA's own 404 page) is served by index.html.
-      const signIn = hasSignInPage && signInPathOf(request.url.split("?", 1)[0] ?? "") !== null;
+      const signIn = hasSignInPage && signInPathOf(path) !== null;
       // Always revalidated, so a new release's asset names are picked up (sendFile's own header is off).
       return reply
         .header("cache-control", "no-cache")
         .sendFile(signIn ? "login.html" : "index.html", { cacheControl: false });
     }
-    return reply.status(404).send({ error: "Not found.", requestId: request.id });
+    return reply.status(404).send({ error: "Not found.", code: "NOT_FOUND", requestId: request.id });
   });
 
   app.addHook("onClose", async () => mail.close());

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { createTestApp, headersFor, ORIGIN } from "./support/app.ts";
@@ -274,5 +275,153 @@ describe("bearer tokens", () => {
         })
       ).statusCode,
     ).toBe(403);
+  });
+});
+
+/**
+ * Authorization before validation: the role gate runs before the body or id is parsed, so a malformed request
+ * answers 401 to nobody, 403 to a wrong role (and leaves an audit row), and only an admin learns it is a 400.
+ */
+const malformed: {
+  name: string;
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  url: string;
+  payload?: string;
+}[] = [
+  { name: "GET /api/admin/workbooks?limit=0x10", method: "GET", url: "/api/admin/workbooks?limit=0x10" },
+  { name: "GET /api/admin/clients?q=NUL", method: "GET", url: "/api/admin/clients?q=a%00b" },
+  { name: "GET /api/admin/employees?offset=1.0", method: "GET", url: "/api/admin/employees?offset=1.0" },
+  ...["addclient", "addemployee", "addworkbook"].map((path) => ({
+    name: `POST /api/admin/${path} (bad body)`,
+    method: "POST" as const,
+    url: `/api/admin/${path}`,
+    payload: JSON.stringify({ firstName: "\u0000", unexpected: [1, { deep: true }] }),
+  })),
+  ...["editclient", "editemployee"].map((path) => ({
+    name: `PUT /api/admin/${path} (not JSON)`,
+    method: "PUT" as const,
+    url: `/api/admin/${path}`,
+    payload: "{not json",
+  })),
+  {
+    name: "PUT /api/admin/editworkbook/0x10",
+    method: "PUT",
+    url: "/api/admin/editworkbook/0x10",
+    payload: "{}",
+  },
+  {
+    name: "PUT /workbooks/editworkbook/1.0",
+    method: "PUT",
+    url: "/workbooks/editworkbook/1.0",
+    payload: "{}",
+  },
+  ...[
+    ["DELETE", "deleteclient"],
+    ["DELETE", "deleteemployee"],
+    ["DELETE", "deleteworkbook"],
+    ["POST", "resyncclient"],
+    ["POST", "resyncemployee"],
+    ["POST", "resettwofactorclient"],
+    ["POST", "resettwofactoremployee"],
+  ].map(([method, path]) => ({
+    name: `${method} /api/admin/${path}/2147483648`,
+    method: method as "DELETE" | "POST",
+    url: `/api/admin/${path}/2147483648`,
+  })),
+];
+
+describe.each(malformed)("malformed $name", (route) => {
+  const send = (who: string) =>
+    t.app.inject({
+      method: route.method,
+      url: route.url,
+      headers: {
+        ...as[who],
+        ...(route.payload === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(route.payload === undefined ? {} : { payload: route.payload }),
+    });
+  const refusals = async () => {
+    const result = (await database.db.execute(
+      sql`select count(*)::int as n from audit_log where action = 'access.denied'`,
+    )) as unknown as { rows: { n: number }[] };
+    return Number(result.rows[0]!.n);
+  };
+
+  it("answers anonymous 401, client and employee 403 (audited), admin 400", async () => {
+    const anonymous = await send("anonymous");
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({ code: "UNAUTHENTICATED", requestId: expect.any(String) });
+    for (const who of ["client", "employee"]) {
+      const before = await refusals();
+      const res = await send(who);
+      expect(res.statusCode, who).toBe(403);
+      expect(res.json(), who).toMatchObject({ code: "FORBIDDEN", error: expect.any(String) });
+      expect(await refusals(), who).toBe(before + 1);
+    }
+    const byAdmin = await send("admin");
+    expect(byAdmin.statusCode).toBe(400);
+    expect(byAdmin.json()).toEqual({
+      error: expect.stringMatching(/\w/),
+      code: expect.any(String),
+      requestId: expect.any(String),
+    });
+  });
+});
+
+describe("refusals leave an audit row", () => {
+  it("records who was refused which route, and why", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/admin/clients", headers: as.client! });
+    expect(res.statusCode).toBe(403);
+    const result = (await database.db.execute(
+      sql`select actor_email, target_type, target_id, outcome, details from audit_log
+          where action = 'access.denied' and request_id = ${res.headers["x-request-id"] as string}`,
+    )) as unknown as { rows: Record<string, unknown>[] };
+    expect(result.rows).toEqual([
+      {
+        actor_email: expect.stringContaining("@example.com"),
+        target_type: "route",
+        target_id: "GET /api/admin/clients",
+        outcome: "denied",
+        details: { status: 403, code: "FORBIDDEN", path: "/api/admin/clients" },
+      },
+    ]);
+  });
+
+  it("audits the 403 of an admin who has not set up two-step verification", async () => {
+    const a = await t.createUser("admin");
+    const cookie = await t.sessionCookie(a.email, a.password);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/addworkbook",
+      headers: { cookie, origin: ORIGIN, "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe("MFA_ENROLLMENT_REQUIRED");
+    const result = (await database.db.execute(
+      sql`select actor_email, details from audit_log
+          where action = 'access.denied' and request_id = ${res.headers["x-request-id"] as string}`,
+    )) as unknown as { rows: Record<string, unknown>[] };
+    expect(result.rows).toEqual([
+      {
+        actor_email: a.email,
+        details: { status: 403, code: "MFA_ENROLLMENT_REQUIRED", path: "/api/admin/addworkbook" },
+      },
+    ]);
+  });
+
+  it("refuses a firm-managed person's malformed provision request with 403 before reading the body", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/sigma/provision",
+      headers: { ...as.client!, "content-type": "application/json" },
+      payload: JSON.stringify({ name: "\u0000", email: 7 }),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({
+      code: "FORBIDDEN",
+      error: "This account's access is managed by the firm.",
+    });
   });
 });

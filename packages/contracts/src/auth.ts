@@ -1,6 +1,14 @@
 // zod/mini: these schemas are on the sign-in screens' first load, where the full zod API costs ~17 KB gzipped.
 // Every message the sign-in screens can show is spelled out: zod/mini registers no locale for default messages.
 import * as z from "zod/mini";
+import { textProblem } from "./text.ts";
+
+/** The shared text rules (`text.ts`) as a zod/mini check naming the field. */
+export const storableTextCheck = (label: string) =>
+  z.check<string>((ctx) => {
+    const problem = textProblem(ctx.value, label);
+    if (problem) ctx.issues.push({ code: "custom", message: problem, input: ctx.value });
+  });
 
 /** Password policy (security baseline: at least 8, at most 128, no composition rules). */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -17,7 +25,7 @@ export type TSelfSignUpRole = z.infer<typeof ZSelfSignUpRoleSchema>;
 
 export const ZEmailSchema = z
   .email("Enter a valid email address.")
-  .check(z.maxLength(254, "Email must be at most 254 characters."));
+  .check(storableTextCheck("Email"), z.maxLength(254, "Email must be at most 254 characters."));
 
 export const ZSignInSchema = z.object({
   email: ZEmailSchema,
@@ -28,6 +36,7 @@ export type TSignIn = z.infer<typeof ZSignInSchema>;
 export const ZPasswordSchema = z
   .string()
   .check(
+    storableTextCheck("Password"),
     z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`),
     z.maxLength(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`),
   );
@@ -35,6 +44,7 @@ export const ZPasswordSchema = z
 export const ZFullNameSchema = z
   .string()
   .check(
+    storableTextCheck("Full name"),
     z.trim(),
     z.minLength(1, "Full name is required."),
     z.maxLength(200, "Full name must be at most 200 characters."),

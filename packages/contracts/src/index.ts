@@ -5,3 +5,4 @@ export * from "./errors.ts";
 export * from "./admin.ts";
 export * from "./routes.ts";
 export * from "./mfa.ts";
+export * from "./text.ts";

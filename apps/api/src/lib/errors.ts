@@ -1,13 +1,20 @@
+import { STATUS_CODES } from "node:http";
+
 /** One error type for the portal API; the global handler maps `status` to the HTTP answer. */
 export class AppError extends Error {
   constructor(
     public readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 429 | 500 | 503,
     message: string,
-    public readonly code: string = "ERROR",
+    public readonly code: string = codeForStatus(status),
   ) {
     super(message);
     this.name = "AppError";
   }
+}
+
+/** The machine-readable `code` of an error that has no more specific one: 413 → `PAYLOAD_TOO_LARGE`. */
+export function codeForStatus(status: number): string {
+  return (STATUS_CODES[status] ?? "Error").toUpperCase().replace(/[^A-Z0-9]+/g, "_");
 }
 
 export const unauthenticated = () => new AppError(401, "Sign in to continue.", "UNAUTHENTICATED");

@@ -13,6 +13,7 @@ import type { Auth } from "../auth/auth.ts";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
+import { isUnder, pathOf } from "../lib/canonical-url.ts";
 import { AppError, forbidden, unauthenticated } from "../lib/errors.ts";
 import { toWebHeaders } from "../lib/web-request.ts";
 
@@ -142,9 +143,11 @@ export const authenticate = fp<AuthenticateOptions>(
     app.decorateRequest("principal", null);
 
     app.addHook("onRequest", async (request) => {
-      const path = request.url.split("?")[0] ?? "";
-      const guarded = path.startsWith("/api/") || request.routeOptions.config?.protected === true;
-      if (!guarded || path.startsWith("/api/auth/") || path.startsWith("/api/docs")) return;
+      // Decided from the route the router matched (its pattern, which no spelling of the URL can change),
+      // or for a request that matched none from the canonical path the router tried (app.ts `rewriteUrl`).
+      const path = request.routeOptions.url ?? pathOf(request.url);
+      const guarded = isUnder(path, "/api") || request.routeOptions.config?.protected === true;
+      if (!guarded || isUnder(path, "/api/auth") || isUnder(path, "/api/docs")) return;
       const header = request.headers.authorization;
       if (header?.startsWith("Bearer ")) {
         const token = header.slice("Bearer ".length).trim();
@@ -200,7 +203,10 @@ function isSameOrigin(request: FastifyRequest, publicUrl: string): boolean {
   return request.headers["sec-fetch-site"] === undefined;
 }
 
-/** preHandler: the signed-in principal must hold one of the roles (403 otherwise). */
+/**
+ * The signed-in principal must hold one of the roles (403 otherwise). Registered as an `onRequest` hook, so it
+ * runs before the body is parsed and validated: anonymous 401, wrong role 403, and only then 400.
+ */
 export function requireRole(...allowed: TRole[]) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     if (!request.principal) throw unauthenticated();

@@ -18,6 +18,7 @@ import {
   ZWorkbookMutationResponseSchema,
   ZTwoFactorResetResponseSchema,
   ZWorkbookSchema,
+  pathId,
   type TEmbedData,
 } from "@portal/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -33,14 +34,7 @@ import type { Database } from "../db/client.ts";
 import { requireRole } from "../plugins/authenticate.ts";
 import type { Embedder } from "../sigma/embedder.ts";
 
-const idParam = (name: string) =>
-  z.object({
-    [name]: z.coerce
-      .number({ error: `${name} must be a number.` })
-      .int(`${name} must be a whole number.`)
-      .positive(`${name} must be a positive number.`)
-      .max(2_147_483_647, `${name} is out of range.`),
-  });
+const idParam = (name: string) => z.object({ [name]: pathId(name) });
 
 const errors = {
   400: ZErrorResponseSchema,
@@ -60,7 +54,8 @@ export interface AdminRoutesOptions {
  * 401 without a session or bearer token, 403 for any other role.
  */
 export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, embedder }) => {
-  app.addHook("preHandler", requireRole("admin"));
+  // Before the body is parsed or validated (authorization before validation): 401, then 403, then 400.
+  app.addHook("onRequest", requireRole("admin"));
 
   /**
    * A one-time embed URL for a newly registered person: the spec's hidden frame loads it so the BI

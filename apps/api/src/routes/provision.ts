@@ -1,5 +1,5 @@
 import { SELF_SIGN_UP_ROLES, ZProvisionRequestSchema, type TProvisionResponse } from "@portal/contracts";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { queueSelfSignUpProvisioning } from "../accounts/self-sign-up.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, forbidden } from "../lib/errors.ts";
@@ -11,14 +11,19 @@ import { AppError, forbidden } from "../lib/errors.ts";
  * service; the delivery to the BI service is done by the provisioning worker from that record.
  */
 export async function provisionRoutes(app: FastifyInstance, { db }: { db: Database }) {
-  app.post("/api/sigma/provision", async (request, reply) => {
+  // Authorization before validation: someone whose access the firm manages gets 403 whatever the body.
+  const selfSignUpOnly = async (request: FastifyRequest) => {
+    const role = request.principal?.role;
+    if (!role || !(SELF_SIGN_UP_ROLES as readonly string[]).includes(role)) {
+      throw forbidden("This account's access is managed by the firm.");
+    }
+  };
+
+  app.post("/api/sigma/provision", { onRequest: selfSignUpOnly }, async (request, reply) => {
     const principal = request.principal!;
     const body = ZProvisionRequestSchema.parse(request.body);
     if (body.email.toLowerCase() !== principal.email.toLowerCase()) {
       throw new AppError(400, "The email does not match the signed-in account.", "EMAIL_MISMATCH");
-    }
-    if (!principal.role || !(SELF_SIGN_UP_ROLES as readonly string[]).includes(principal.role)) {
-      throw forbidden("This account's access is managed by the firm.");
     }
 
     const result = await queueSelfSignUpProvisioning(
