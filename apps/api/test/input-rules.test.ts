@@ -34,7 +34,7 @@ beforeAll(async () => {
         firstName: "Rule",
         lastName: "Client",
         email: "rule.client@example.com",
-        password: "rule-client-passphrase",
+        password: "amber-lantern-passphrase",
         privilege: "View",
         workbookIds: [wb.id],
       },
@@ -65,7 +65,7 @@ const newClient = (overrides: Record<string, unknown>) => ({
   firstName: "New",
   lastName: "Client",
   email: "new.client@example.com",
-  password: "new-client-passphrase",
+  password: "fresh-meadow-passphrase",
   privilege: "View",
   ...overrides,
 });
