@@ -25,6 +25,7 @@ import { recordRefusal } from "./access/refusal-audit.ts";
 import { canonicalRequestTarget, isUnder, pathOf } from "./lib/canonical-url.ts";
 import { AppError, codeForStatus, forbidden, unauthenticated } from "./lib/errors.ts";
 import { redactUrl } from "./lib/redact.ts";
+import { createSharedStore } from "./lib/redis.ts";
 import { toWebHeaders } from "./lib/web-request.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { authenticate, mustEnrol, SAFE_METHODS, type CachedPrincipal } from "./plugins/authenticate.ts";
@@ -108,13 +109,15 @@ export async function buildApp({
   const mail =
     mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  // REDIS_URL: several instances share limits and access-cache invalidations (decision 009).
+  const shared = config.redis ? createSharedStore(config.redis.url, config.redis.prefix, app.log) : undefined;
   const auth = createAuth({
     config,
     db,
     mailer: mail,
     limits: {
-      passwords: createAccountLimits(db, config, "sign-in"),
-      codes: createAccountLimits(db, config, "second-step"),
+      passwords: createAccountLimits(db, config, "sign-in", shared),
+      codes: createAccountLimits(db, config, "second-step", shared),
     },
   });
 
@@ -223,19 +226,29 @@ export async function buildApp({
 
   // Decision 005: verified sessions and viewing decisions are reused for a few seconds, and every
   // request that may change them clears both before it runs and again before it answers.
-  const principals = new AccessCache<CachedPrincipal>({ ttlSeconds: config.accessCacheSeconds });
-  const identities = new AccessCache<EmbedIdentity>({ ttlSeconds: config.accessCacheSeconds });
-  const invalidateAccess = async (request: FastifyRequest) => {
-    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.keepsAccess) return;
+  // With other instances (REDIS_URL) a cache is used only while their invalidations can reach it.
+  const cacheOptions = {
+    ttlSeconds: config.accessCacheSeconds,
+    ...(shared && { available: () => shared.healthy }),
+  };
+  const principals = new AccessCache<CachedPrincipal>(cacheOptions);
+  const identities = new AccessCache<EmbedIdentity>(cacheOptions);
+  const dropCaches = () => {
     principals.invalidate();
     identities.invalidate();
+  };
+  shared?.onInvalidation(dropCaches);
+  const invalidateAccess = async (request: FastifyRequest) => {
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.keepsAccess) return;
+    dropCaches();
+    shared?.publishInvalidation();
   };
   app.addHook("onRequest", invalidateAccess);
   app.addHook("onSend", invalidateAccess);
 
   await app.register(requestBodies);
   await app.register(authenticate, { auth, db, config, principals });
-  await app.register(healthRoutes, { database, expectedMigrations: countMigrations() });
+  await app.register(healthRoutes, { database, expectedMigrations: countMigrations(), shared });
   await app.register(authRoutes, { auth, db, config });
   await app.register(publicConfigRoutes, { config });
   await app.register(provisionRoutes, { db });
@@ -247,6 +260,7 @@ export async function buildApp({
     perMinute: config.embedRateLimitPerMinute,
     identities,
     auditWriters: database.kind === "postgres" ? 4 : 1,
+    shared,
   });
 
   const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));
@@ -281,6 +295,9 @@ export async function buildApp({
     return reply.status(404).send({ error: "Not found.", code: "NOT_FOUND", requestId: request.id });
   });
 
-  app.addHook("onClose", async () => mail.close());
+  app.addHook("onClose", async () => {
+    mail.close();
+    await shared?.close();
+  });
   return { app, auth };
 }

@@ -13,20 +13,24 @@ import { LRUCache } from "lru-cache";
  * - A value read from the database is stored only if no invalidation happened while it was read
  *   (`read()` compares the epoch), so a slow read that saw the old rows cannot refill the cache.
  *
- * Other processes (another instance, the admin:create command) are bounded by the time to live.
+ * Other processes (another instance, the admin:create command) are bounded by the time to live; with
+ * REDIS_URL, instances publish their invalidations to each other and use the cache only while that
+ * channel is up (`available`, decision 009).
  */
 export class AccessCache<V extends object> {
   readonly #entries: LRUCache<string, V>;
   readonly #ttlMs: number;
+  readonly #available: () => boolean;
   #epoch = 0;
 
-  constructor(options: { ttlSeconds: number; max?: number }) {
+  constructor(options: { ttlSeconds: number; max?: number; available?: () => boolean }) {
     this.#ttlMs = Math.max(0, options.ttlSeconds * 1000);
+    this.#available = options.available ?? (() => true);
     this.#entries = new LRUCache<string, V>({ max: options.max ?? 10_000, ttl: this.#ttlMs || 1 });
   }
 
   get enabled(): boolean {
-    return this.#ttlMs > 0;
+    return this.#ttlMs > 0 && this.#available();
   }
 
   /**

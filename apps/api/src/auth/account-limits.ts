@@ -1,8 +1,9 @@
 import type { RateLimiterRes } from "rate-limiter-flexible";
-import { RateLimiterDrizzle, RateLimiterUnion } from "rate-limiter-flexible";
+import { RateLimiterDrizzle, RateLimiterRedis, RateLimiterUnion } from "rate-limiter-flexible";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { limiterCounters } from "../db/schema.ts";
+import type { SharedStore } from "../lib/redis.ts";
 
 /** What a guess may do: go on, or wait `retryAfterSeconds` (429). */
 export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -22,22 +23,40 @@ export interface AccountLimits {
   clear(key: string): Promise<void>;
 }
 
-export function createAccountLimits(db: Database, config: AppConfig, kind: string): AccountLimits {
-  const windows = [
+/**
+ * `shared` (REDIS_URL): the counts live in Redis, with the database's as the insurance while Redis is
+ * down (decision 009); without it, in the database.
+ */
+export function createAccountLimits(
+  db: Database,
+  config: AppConfig,
+  kind: string,
+  shared?: SharedStore,
+): AccountLimits {
+  const stores = [
     { points: config.signInMaxFailures, duration: config.signInLockWindowSeconds },
     { points: config.signInMaxFailuresPerHour, duration: 3600 },
-  ].map(
-    ({ points, duration }, i) =>
-      new RateLimiterDrizzle({
-        storeClient: db,
-        schema: limiterCounters,
-        keyPrefix: `${kind}:${i}`,
-        points,
-        duration,
-        // Expired rows are reused by the next upsert; the library's own sweep timer would outlive the app.
-        clearExpiredByTimeout: false,
-      }),
-  );
+  ].map(({ points, duration }, i) => {
+    const inDatabase = new RateLimiterDrizzle({
+      storeClient: db,
+      schema: limiterCounters,
+      keyPrefix: `${kind}:${i}`,
+      points,
+      duration,
+      // Expired rows are reused by the next upsert; the library's own sweep timer would outlive the app.
+      clearExpiredByTimeout: false,
+    });
+    if (!shared) return { window: inDatabase, all: [inDatabase] };
+    const inRedis = new RateLimiterRedis({
+      storeClient: shared.client,
+      keyPrefix: `${shared.prefix}${kind}:${i}`,
+      points,
+      duration,
+      insuranceLimiter: inDatabase,
+    });
+    return { window: inRedis, all: [inRedis, inDatabase] };
+  });
+  const windows = stores.map((s) => s.window);
   const union = new RateLimiterUnion(...windows);
   return {
     async take(key) {
@@ -54,7 +73,8 @@ export function createAccountLimits(db: Database, config: AppConfig, kind: strin
       }
     },
     async clear(key) {
-      await Promise.all(windows.map((w) => w.delete(key)));
+      // Every store: a count taken while Redis was down stays in the database.
+      await Promise.all(stores.flatMap((s) => s.all).map((w) => w.delete(key)));
     },
   };
 }

@@ -5,13 +5,14 @@ import {
   ZProvisionAndEmbedResponseSchema,
 } from "@portal/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { RateLimiterMemory } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AccessCache } from "../access/access-cache.ts";
 import { viewingIdentity, type EmbedIdentity } from "../access/embed-identity.ts";
 import { createAuditAppender } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../lib/errors.ts";
 import type { Principal } from "../plugins/authenticate.ts";
+import type { SharedStore } from "../lib/redis.ts";
 import type { Embedder } from "../sigma/embedder.ts";
 
 export interface EmbedRoutesOptions {
@@ -23,6 +24,21 @@ export interface EmbedRoutesOptions {
   auditWriters?: number;
   /** Recent viewing decisions per person, cleared by every change (decision 005). */
   identities: AccessCache<EmbedIdentity>;
+  /** With REDIS_URL the per-person limit is shared by every instance (decision 009). */
+  shared?: SharedStore | undefined;
+}
+
+/** Embed URLs per person per minute: in this process, or in Redis (this process's count while Redis is down). */
+export function embedLimiter(perMinute: number, shared?: SharedStore): RateLimiterAbstract {
+  const local = new RateLimiterMemory({ keyPrefix: "embed", points: perMinute, duration: 60 });
+  if (!shared) return local;
+  return new RateLimiterRedis({
+    storeClient: shared.client,
+    keyPrefix: `${shared.prefix}embed`,
+    points: perMinute,
+    duration: 60,
+    insuranceLimiter: local,
+  });
 }
 
 const errors = {
@@ -39,9 +55,9 @@ const errors = {
  */
 export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
   app,
-  { db, embedder, perMinute = 60, identities, auditWriters = 1 },
+  { db, embedder, perMinute = 60, identities, auditWriters = 1, shared },
 ) => {
-  const limiter = new RateLimiterMemory({ keyPrefix: "embed", points: perMinute, duration: 60 });
+  const limiter = embedLimiter(perMinute, shared);
   const audit = createAuditAppender(db, { writers: auditWriters });
   const identityOf = (principal: Principal) =>
     identities.read(`${principal.role}:${principal.userId}`, () => viewingIdentity(db, principal));

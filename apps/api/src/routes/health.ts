@@ -1,9 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { migrationsApplied, type DatabaseHandle } from "../db/client.ts";
+import type { SharedStore } from "../lib/redis.ts";
 
 export async function healthRoutes(
   app: FastifyInstance,
-  { database, expectedMigrations }: { database: DatabaseHandle; expectedMigrations: number },
+  {
+    database,
+    expectedMigrations,
+    shared,
+  }: { database: DatabaseHandle; expectedMigrations: number; shared?: SharedStore | undefined },
 ) {
   /** The process is up. */
   app.get("/healthz", async () => ({ status: "ok" }));
@@ -15,6 +20,8 @@ export async function healthRoutes(
       if (!(await migrationsApplied(database.db, expectedMigrations))) {
         return reply.status(503).send({ status: "not ready", error: "Database migrations are not applied." });
       }
+      // Redis down is not a reason to stop serving: limits fall back to the database, caches are off.
+      if (shared && !shared.healthy) return { status: "degraded", redis: "unreachable" };
       return { status: "ready" };
     } catch (error) {
       app.log.warn({ err: error }, "readiness check failed");

@@ -1,0 +1,184 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { DEMO_CLIENTS, DEMO_WORKBOOKS } from "@portal/contracts/demo";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "../src/db/client.ts";
+import { seedDemoData } from "../src/demo/seed.ts";
+import { cookieHeader, createTestApp, ORIGIN } from "./support/app.ts";
+import { createTestDatabase } from "./support/database.ts";
+import { freePort } from "./support/net.ts";
+
+/**
+ * Two portal instances on one database and one real Redis (a private redis-server, so it can be stopped
+ * and started without disturbing anything else): the shared state of decision 009.
+ */
+let database: DatabaseHandle;
+let redisPort: number;
+let redis: ChildProcess | undefined;
+let a: Awaited<ReturnType<typeof createTestApp>>;
+let b: Awaited<ReturnType<typeof createTestApp>>;
+const [olivia] = DEMO_CLIENTS;
+const [portfolio] = DEMO_WORKBOOKS;
+
+async function startRedis() {
+  redis = spawn(
+    "redis-server",
+    ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: "ignore",
+    },
+  );
+  const probe = new Redis(redisPort, "127.0.0.1", { lazyConnect: true, maxRetriesPerRequest: 0 });
+  probe.on("error", () => undefined);
+  for (let i = 0; i < 100; i++) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      return;
+    } catch {
+      probe.disconnect();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error("redis-server did not start");
+}
+
+async function stopRedis() {
+  const child = redis;
+  redis = undefined;
+  if (!child || child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, ms = 10_000, what = "condition") {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${what} not reached within ${ms} ms`);
+}
+
+beforeAll(async () => {
+  redisPort = await freePort();
+  await startRedis();
+  database = await createTestDatabase();
+  const env = {
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    REDIS_KEY_PREFIX: `test-${randomUUID()}:`,
+    // Long enough that only an invalidation, never the time to live, can explain a refusal below.
+    ACCESS_CACHE_SECONDS: "60",
+    AUTH_IP_LIMIT_PER_MINUTE: "100000",
+    EMBED_RATE_LIMIT_PER_MINUTE: "6",
+  };
+  a = await createTestApp(database, env);
+  b = await createTestApp(database, env);
+  await seedDemoData(a.auth, database.db);
+  const ready = async (t: typeof a) =>
+    (await t.app.inject({ method: "GET", url: "/readyz" })).json().status === "ready";
+  await waitFor(async () => (await ready(a)) && (await ready(b)));
+}, 60_000);
+
+afterAll(async () => {
+  await a?.app.close();
+  await b?.app.close();
+  await database?.close();
+  await stopRedis();
+});
+
+const me = (t: typeof a, cookie: string) =>
+  t.app.inject({ method: "GET", url: "/api/me/workbooks", headers: { cookie } });
+
+describe("several instances with REDIS_URL", () => {
+  it("a session from one works on the other; a sign-out on one is refused on the other within 100 ms", async () => {
+    const cookie = await a.sessionCookie(olivia.email, olivia.password);
+    expect((await me(b, cookie)).statusCode).toBe(200);
+    expect((await me(b, cookie)).statusCode).toBe(200); // now cached on b
+
+    const out = await a.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-out",
+      headers: { cookie, origin: ORIGIN },
+    });
+    expect(out.statusCode).toBe(200);
+    const signedOutAt = Date.now();
+    await waitFor(async () => (await me(b, cookie)).statusCode === 401, 1_000);
+    expect(Date.now() - signedOutAt).toBeLessThan(100);
+  });
+
+  it("10 wrong passwords split across both instances lock the account, counted in Redis", async () => {
+    const { email, password } = await a.createUser("client");
+    for (let i = 0; i < 10; i++) {
+      const instance = i % 2 ? b : a;
+      expect((await instance.signIn(email, `split-wrong-${i}`, `203.0.113.${i + 1}`)).statusCode).toBe(401);
+    }
+    expect((await a.signIn(email, password, "203.0.113.50")).statusCode).toBe(429);
+    expect((await b.signIn(email, password, "203.0.113.51")).statusCode).toBe(429);
+    const probe = new Redis(redisPort, "127.0.0.1");
+    try {
+      const keys = await probe.keys(`${a.config.redis!.prefix}sign-in:*${email}`);
+      expect(keys.length).toBe(2);
+    } finally {
+      probe.disconnect();
+    }
+  });
+
+  it("the per-person embed limit holds across both instances", async () => {
+    const { email, password } = DEMO_CLIENTS[1];
+    const cookies = [await a.sessionCookie(email, password), await b.sessionCookie(email, password)];
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const instance = i % 2 ? b : a;
+      const res = await instance.app.inject({
+        method: "POST",
+        url: "/api/sigma/provision-and-embed",
+        headers: { cookie: cookies[i % 2]!, origin: ORIGIN },
+        payload: { workbookId: portfolio.workbookName },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+
+  it("keeps serving while Redis is down (caches off, limits in the database, /readyz degraded), and recovers", async () => {
+    const cookie = await a.sessionCookie(olivia.email, olivia.password);
+    expect((await me(b, cookie)).statusCode).toBe(200);
+    await stopRedis();
+    await waitFor(
+      async () => (await b.app.inject({ method: "GET", url: "/readyz" })).json().status === "degraded",
+    );
+    expect((await b.app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
+
+    // Still serving, and a sign-out on one instance is refused at once on the other (no cache to trust).
+    expect((await me(b, cookie)).statusCode).toBe(200);
+    await a.app.inject({ method: "POST", url: "/api/auth/sign-out", headers: { cookie, origin: ORIGIN } });
+    expect((await me(b, cookie)).statusCode).toBe(401);
+
+    // The account lock falls back to the database.
+    const { email, password } = await a.createUser("client");
+    for (let i = 0; i < 10; i++) {
+      const res = await (i % 2 ? b : a).signIn(email, `down-wrong-${i}`, `198.18.0.${i + 1}`);
+      expect(res.statusCode).toBe(401);
+    }
+    expect((await b.signIn(email, password, "198.18.0.99")).statusCode).toBe(429);
+
+    await startRedis();
+    await waitFor(
+      async () => (await b.app.inject({ method: "GET", url: "/readyz" })).json().status === "ready",
+    );
+    // Invalidations flow again.
+    const again = cookieHeader(await a.signIn(olivia.email, olivia.password, "198.18.1.1"));
+    expect((await me(b, again)).statusCode).toBe(200);
+    await a.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-out",
+      headers: { cookie: again, origin: ORIGIN },
+    });
+    await waitFor(async () => (await me(b, again)).statusCode === 401, 1_000, "sign-out seen after recovery");
+  }, 60_000);
+});
