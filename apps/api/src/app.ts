@@ -17,6 +17,7 @@ import helmet from "helmet";
 import { ZodError } from "zod";
 import { AccessCache } from "./access/access-cache.ts";
 import type { EmbedIdentity } from "./access/embed-identity.ts";
+import { auditChainKey, useAuditChainKey } from "./audit/chain.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import type { AppConfig } from "./config.ts";
 import { MIGRATIONS_FOLDER, type DatabaseHandle } from "./db/client.ts";
@@ -83,6 +84,7 @@ export async function buildApp({
     },
   });
   const db = database.db;
+  useAuditChainKey(auditChainKey(config.auditKeySecret));
   const mail =
     mailer ??
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
