@@ -20,7 +20,7 @@ import type { EmbedIdentity } from "./access/embed-identity.ts";
 import { auditChainKey, useAuditChainKey } from "./audit/chain.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import type { AppConfig } from "./config.ts";
-import { MIGRATIONS_FOLDER, type DatabaseHandle } from "./db/client.ts";
+import { countMigrations, type DatabaseHandle } from "./db/client.ts";
 import { AppError } from "./lib/errors.ts";
 import { redactUrl } from "./lib/redact.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
@@ -48,13 +48,6 @@ export interface BuildAppOptions {
 export interface App {
   app: FastifyInstance;
   auth: Auth;
-}
-
-function countMigrations(): number {
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as {
-    entries: unknown[];
-  };
-  return journal.entries.length;
 }
 
 export async function buildApp({
@@ -197,7 +190,9 @@ export async function buildApp({
     embedder: sigmaEmbedder,
     perMinute: config.embedRateLimitPerMinute,
     identities,
-    auditWriters: database.kind === "postgres" ? 4 : 1,
+    // One audit statement in flight: appends to the hash chain are serialised anyway (decision 007), and
+    // while one is committing the next batch grows instead of waiting on the chain head's row lock.
+    auditWriters: 1,
   });
 
   const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));

@@ -45,7 +45,11 @@ export async function recordAudit(db: Executor, event: AuditEvent): Promise<void
 
 // Text as PostgreSQL stores it (a lone surrogate becomes U+FFFD), so the hash covers what is read back.
 const text = (value: string | null | undefined) =>
-  value === null || value === undefined ? null : /\p{Cs}/u.test(value) ? Buffer.from(value).toString() : value;
+  value === null || value === undefined
+    ? null
+    : /\p{Cs}/u.test(value)
+      ? Buffer.from(value).toString()
+      : value;
 
 function jsonText(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);

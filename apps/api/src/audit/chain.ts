@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync } from "node:crypto";
-import { and, asc, count, eq, gt, isNotNull, isNull, lte, min, sql } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, gt, isNotNull, isNull, lte, min, sql } from "drizzle-orm";
 import { configure } from "safe-stable-stringify";
 import type { Executor } from "../db/client.ts";
 import { auditChainHead, auditLog } from "../db/schema.ts";
@@ -38,13 +38,19 @@ export function useAuditChainKey(key: AuditChainKey): void {
 
 export function currentAuditChainKey(): AuditChainKey {
   // Fail closed: an unchained row would make the next verify fail, so refuse to write one.
-  if (!processKey) throw new Error("The audit chain key is not set (useAuditChainKey is called by buildApp).");
+  if (!processKey)
+    throw new Error("The audit chain key is not set (useAuditChainKey is called by buildApp).");
   return processKey;
 }
 
 /** The fields of a row that the hash covers, as they are stored (JSON values already parsed back). */
 export interface ChainedFields {
   occurredAt: Date;
+  /**
+   * occurred_at in microseconds since 1970 as the database holds it (read back by verify: a Date keeps
+   * only milliseconds, and a change in the microseconds must break the hash too). Unset: from occurredAt.
+   */
+  occurredAtMicros?: string;
   actorUserId: string | null;
   actorEmail: string | null;
   action: string;
@@ -67,7 +73,7 @@ export function chainHash(key: AuditChainKey, seq: number, previous: string, row
     CHAIN_VERSION,
     seq,
     previous,
-    row.occurredAt.toISOString(),
+    row.occurredAtMicros ?? String(row.occurredAt.getTime() * 1000),
     row.actorUserId,
     row.actorEmail,
     row.action,
@@ -125,7 +131,20 @@ export interface PendingRow extends ChainedFields {
  * a transaction that rolls back takes its head move with it. Inside a caller's transaction the head stays
  * locked until that transaction ends, so record audit rows late in long transactions.
  */
-export async function appendChained(db: Executor, rows: PendingRow[]): Promise<void> {
+export function appendChained(db: Executor, rows: PendingRow[]): Promise<void> {
+  // One append at a time per executor in this process: a second statement sent on another pool connection
+  // while the first is in flight would find the head not yet moved (or locked) and have to retry.
+  const run = (inFlight.get(db) ?? Promise.resolve()).then(() => appendNow(db, rows));
+  inFlight.set(
+    db,
+    run.catch(() => undefined),
+  );
+  return run;
+}
+
+const inFlight = new WeakMap<object, Promise<unknown>>();
+
+async function appendNow(db: Executor, rows: PendingRow[]): Promise<void> {
   if (rows.length === 0) return;
   const key = currentAuditChainKey();
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
@@ -133,7 +152,6 @@ export async function appendChained(db: Executor, rows: PendingRow[]): Promise<v
     let previous = start.hash;
     const hashes = rows.map((row, i) => (previous = chainHash(key, start.seq + i + 1, previous, row)));
     const last: Head = { seq: start.seq + rows.length, hash: previous };
-    // Writers in this process that start before this statement commits chain onto it (pipelining).
     predictedHeads.set(db, last);
     let inserted: number;
     try {
@@ -245,14 +263,18 @@ export async function verifyAuditChain(db: Executor, key: AuditChainKey): Promis
       .where(and(isNull(auditLog.chainSeq), gt(auditLog.id, firstChained.id)))
       .orderBy(asc(auditLog.id))
       .limit(1);
-    if (stray) return fail(stray.id, null, "it has no place in the chain but was added after the chain started.");
+    if (stray)
+      return fail(stray.id, null, "it has no place in the chain but was added after the chain started.");
   }
 
   let after = { seq: 0, id: 0 };
   for (;;) {
     // Keyset pages in chain order; a second row at one position comes right after the first.
     const page = await db
-      .select()
+      .select({
+        ...getTableColumns(auditLog),
+        occurredAtMicros: sql<string>`(extract(epoch from ${auditLog.occurredAt}) * 1000000)::bigint::text`,
+      })
       .from(auditLog)
       .where(
         and(
@@ -292,7 +314,11 @@ export async function verifyAuditChain(db: Executor, key: AuditChainKey): Promis
     );
   }
   if (head.hash !== previous) {
-    return fail(null, head.seq, "the chain head does not match the last row (the head or the last row was changed).");
+    return fail(
+      null,
+      head.seq,
+      "the chain head does not match the last row (the head or the last row was changed).",
+    );
   }
   // Rows past the head were not appended by the portal, unless the head moved on while the walk ran.
   const [now] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
@@ -302,6 +328,7 @@ export async function verifyAuditChain(db: Executor, key: AuditChainKey): Promis
     .where(gt(auditLog.chainSeq, now?.seq ?? head.seq))
     .orderBy(asc(auditLog.chainSeq))
     .limit(1);
-  if (beyond) return fail(beyond.id, beyond.seq, "it lies beyond the chain head: not appended by the portal.");
+  if (beyond)
+    return fail(beyond.id, beyond.seq, "it lies beyond the chain head: not appended by the portal.");
   return { ok: true, rowsChecked, unchainedRows, lastSeq: head.seq, lastHash: head.hash, firstBad: null };
 }
