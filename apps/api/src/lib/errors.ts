@@ -1,9 +1,11 @@
+import type { ApiErrorCode } from "./error-codes.ts";
+
 /** One error type for the portal API; the global handler maps `status` to the HTTP answer. */
 export class AppError extends Error {
   constructor(
     public readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 429 | 500 | 503,
     message: string,
-    public readonly code: string = "ERROR",
+    public readonly code: ApiErrorCode = "ERROR",
   ) {
     super(message);
     this.name = "AppError";
