@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "../src/audit/actions.ts";
+import { loadConfig } from "../src/config.ts";
 import { createAuditAppender, recordAudit } from "../src/audit/audit.ts";
 import {
   auditChainKey,
@@ -199,6 +200,24 @@ describe("audit hash chain", () => {
     ).rejects.toThrow();
     await expect(database.db.execute(sql`update audit_chain_head set seq = 0`)).rejects.toThrow();
     await expect(database.db.execute(sql`delete from audit_chain_head`)).rejects.toThrow();
+  });
+});
+
+describe("the audit chain key", () => {
+  it("is AUDIT_KEY when set, else derived from the auth secret, and never the secret itself", () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "audit-key-"));
+    const derived = loadConfig({ DATA_DIR: dataDir });
+    expect(derived.auditKeySecret).toBe(derived.authSecret);
+    const chainKey = auditChainKey(derived.auditKeySecret);
+    expect(chainKey.key.toString("base64url")).not.toBe(derived.authSecret);
+    expect(chainKey.key).toHaveLength(32);
+    expect(auditChainKey(derived.auditKeySecret).id).toBe(chainKey.id);
+    const own = loadConfig({ DATA_DIR: dataDir, AUDIT_KEY: SECRET });
+    expect(own.auditKeySecret).toBe(SECRET);
+    expect(auditChainKey(own.auditKeySecret).id).not.toBe(chainKey.id);
+    expect(() => loadConfig({ DATA_DIR: dataDir, AUDIT_KEY: "too-short" })).toThrow(
+      /AUDIT_KEY: must be at least 32 characters/,
+    );
   });
 });
 
