@@ -1,5 +1,19 @@
 import { createHmac, hkdfSync } from "node:crypto";
-import { and, asc, count, eq, getTableColumns, gt, isNotNull, isNull, lte, min, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  isNotNull,
+  isNull,
+  lte,
+  min,
+  or,
+  sql,
+} from "drizzle-orm";
 import { configure } from "safe-stable-stringify";
 import type { Executor } from "../db/client.ts";
 import { auditChainHead, auditLog } from "../db/schema.ts";
@@ -279,7 +293,9 @@ export async function verifyAuditChain(db: Executor, key: AuditChainKey): Promis
       .where(
         and(
           isNotNull(auditLog.chainSeq),
-          sql`(${auditLog.chainSeq}, ${auditLog.id}) > (${after.seq}, ${after.id})`,
+          // (chain_seq, id) > (after): written so that the unique index on chain_seq bounds the scan.
+          gte(auditLog.chainSeq, after.seq),
+          or(gt(auditLog.chainSeq, after.seq), gt(auditLog.id, after.id)),
           lte(auditLog.chainSeq, head.seq),
         ),
       )
