@@ -46,6 +46,8 @@ const EnvSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().default("Meridian Portal <no-reply@meridian-advisory.example>"),
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Keys the audit hash chain (decision 007); unset → derived from BETTER_AUTH_SECRET. */
+  AUDIT_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   ADMIN_EMAIL: z.email({ error: "must be an email address" }).optional(),
   ADMIN_PASSWORD: z.string().optional(),
   DEMO_DATA: flag.optional(),
@@ -121,6 +123,8 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   mailFrom: string;
   authSecret: string;
+  /** What the audit chain key is derived from: AUDIT_KEY, else the auth secret (decision 007). */
+  auditKeySecret: string;
   admin: { email: string; password: string } | undefined;
   demoData: boolean;
   /** Serve /api/docs; in production it is also admin-only. */
@@ -369,6 +373,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     authSecret: authSecret!,
+    auditKeySecret: env.AUDIT_KEY ?? authSecret!,
     admin:
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD
         ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }

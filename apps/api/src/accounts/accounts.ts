@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.ts";
 import type { Database, Transaction } from "../db/client.ts";
 import { accounts, clients, employees, sessions, users } from "../db/schema.ts";
+import type { ApiErrorCode } from "../lib/error-codes.ts";
 import { AppError } from "../lib/errors.ts";
 import { hashPassword, passwordProblem, type PasswordOwner } from "./password.ts";
 
@@ -13,7 +14,7 @@ import { hashPassword, passwordProblem, type PasswordOwner } from "./password.ts
  * in its hooks (`auth/hooks/policy.ts`).
  */
 
-export const PASSWORD_POLICY = "PASSWORD_POLICY";
+export const PASSWORD_POLICY = "PASSWORD_POLICY" satisfies ApiErrorCode;
 
 /**
  * Checks a new password against the policy and hashes it (Argon2id). Hashing is slow on purpose, so

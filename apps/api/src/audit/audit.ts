@@ -1,11 +1,11 @@
-import { sql } from "drizzle-orm";
 import type { Executor } from "../db/client.ts";
-import { auditLog } from "../db/schema.ts";
+import type { AuditAction, AuditOutcome } from "./actions.ts";
+import { appendChained, type PendingRow } from "./chain.ts";
 
-export type AuditOutcome = "success" | "failure" | "denied" | "rate_limited";
+export type { AuditAction, AuditOutcome } from "./actions.ts";
 
 export interface AuditEvent {
-  action: string;
+  action: AuditAction;
   outcome: AuditOutcome;
   actorUserId?: string | null;
   actorEmail?: string | null;
@@ -40,43 +40,45 @@ export function auditSourceFromHeaders(headers: Headers | undefined | null): Aud
  * `before` or `after`: the trail is kept for years and exported.
  */
 export async function recordAudit(db: Executor, event: AuditEvent): Promise<void> {
-  await db.insert(auditLog).values(auditRow(event));
+  await appendChained(db, [auditRow(event, new Date())]);
 }
 
-function auditRow(event: AuditEvent): typeof auditLog.$inferInsert {
+// Text as PostgreSQL stores it (a lone surrogate becomes U+FFFD), so the hash covers what is read back.
+const text = (value: string | null | undefined) =>
+  value === null || value === undefined
+    ? null
+    : /\p{Cs}/u.test(value)
+      ? Buffer.from(value).toString()
+      : value;
+
+function jsonText(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/** `occurredAt` is set here, not by the database, because the chain's hash covers it. */
+function auditRow(event: AuditEvent, occurredAt: Date): PendingRow {
+  const beforeJson = jsonText(event.before);
+  const afterJson = jsonText(event.after);
+  const detailsJson = jsonText(event.details);
   return {
+    occurredAt,
     action: event.action,
     outcome: event.outcome,
-    actorUserId: event.actorUserId ?? null,
-    actorEmail: event.actorEmail?.toLowerCase() ?? null,
-    targetType: event.targetType ?? null,
-    targetId: event.targetId ?? null,
-    ip: event.ip ?? null,
-    userAgent: event.userAgent?.slice(0, 512) ?? null,
-    requestId: event.requestId ?? null,
-    before: event.before ?? null,
-    after: event.after ?? null,
-    details: event.details ?? null,
+    actorUserId: text(event.actorUserId),
+    actorEmail: text(event.actorEmail?.toLowerCase()),
+    targetType: text(event.targetType),
+    targetId: text(event.targetId),
+    ip: text(event.ip),
+    userAgent: text(event.userAgent?.slice(0, 512)),
+    requestId: text(event.requestId),
+    // The hash covers the JSON as it is read back (what JSON.stringify kept), not the caller's object.
+    before: beforeJson === null ? null : (JSON.parse(beforeJson) as unknown),
+    after: afterJson === null ? null : (JSON.parse(afterJson) as unknown),
+    details: detailsJson === null ? null : (JSON.parse(detailsJson) as unknown),
+    beforeJson,
+    afterJson,
+    detailsJson,
   };
-}
-
-/**
- * One statement whose text does not depend on the batch size: each column travels as one array
- * parameter and `unnest` turns them back into rows (cheaper to build and to plan than N VALUES rows).
- */
-async function insertBatch(db: Executor, rows: (typeof auditLog.$inferInsert)[]) {
-  const column = <T>(pick: (row: typeof auditLog.$inferInsert) => T) => sql.param(rows.map(pick));
-  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-  await db.execute(sql`
-    insert into audit_log (actor_user_id, actor_email, action, outcome, target_type, target_id, ip, user_agent,
-                           request_id, before, after, details)
-    select * from unnest(
-      ${column((r) => r.actorUserId ?? null)}::text[], ${column((r) => r.actorEmail ?? null)}::text[],
-      ${column((r) => r.action)}::text[], ${column((r) => r.outcome)}::text[],
-      ${column((r) => r.targetType ?? null)}::text[], ${column((r) => r.targetId ?? null)}::text[],
-      ${column((r) => r.ip ?? null)}::text[], ${column((r) => r.userAgent ?? null)}::text[],
-      ${column((r) => r.requestId ?? null)}::text[], ${column((r) => json(r.before))}::jsonb[],
-      ${column((r) => json(r.after))}::jsonb[], ${column((r) => json(r.details))}::jsonb[])`);
 }
 
 export interface AuditAppender {
@@ -94,8 +96,7 @@ export interface AuditAppender {
 export function createAuditAppender(db: Executor, options: { writers?: number; maxBatch?: number } = {}) {
   const writers = options.writers ?? 1;
   const maxBatch = options.maxBatch ?? 500;
-  let queue: { row: typeof auditLog.$inferInsert; resolve: () => void; reject: (error: unknown) => void }[] =
-    [];
+  let queue: { row: PendingRow; resolve: () => void; reject: (error: unknown) => void }[] = [];
   let inFlight = 0;
   let scheduled = false;
 
@@ -111,9 +112,11 @@ export function createAuditAppender(db: Executor, options: { writers?: number; m
     queue = queue.slice(batch.length);
     if (batch.length === 0) return;
     inFlight += 1;
-    insertBatch(
+    // One time for the batch: the rows are one statement, as if written by one transaction.
+    const at = new Date();
+    appendChained(
       db,
-      batch.map((entry) => entry.row),
+      batch.map((entry) => ({ ...entry.row, occurredAt: at })),
     )
       .then(
         () => batch.forEach((entry) => entry.resolve()),
@@ -129,7 +132,7 @@ export function createAuditAppender(db: Executor, options: { writers?: number; m
   return {
     record(event: AuditEvent) {
       return new Promise<void>((resolve, reject) => {
-        queue.push({ row: auditRow(event), resolve, reject });
+        queue.push({ row: auditRow(event, new Date()), resolve, reject });
         schedule();
       });
     },

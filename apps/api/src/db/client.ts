@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -48,7 +48,12 @@ export function fromPostgres(url: string): DatabaseHandle {
   return {
     db: db as unknown as Database,
     kind: "postgres",
-    migrate: () => migrateNodePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: async () => {
+      // An up-to-date database needs nothing, and drizzle's migrator would still try to create its schema
+      // and table: refused to a role that does not own the tables (README: running under a separate role).
+      if (await migrationsApplied(db as unknown as Database, countMigrations()).catch(() => false)) return;
+      await migrateNodePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    },
     ping: async () => {
       await pool.query("select 1");
     },
@@ -70,6 +75,14 @@ export async function openDatabase(options: {
 /** PGlite with the extensions the migrations use. `dataDir` unset → in memory. */
 export function createPglite(dataDir?: string): Promise<PGlite> {
   return PGlite.create(dataDir, { extensions: { pg_trgm } });
+}
+
+/** How many migrations the folder holds. */
+export function countMigrations(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as {
+    entries: unknown[];
+  };
+  return journal.entries.length;
 }
 
 /** True when every migration in the folder has been applied (used by /readyz). */

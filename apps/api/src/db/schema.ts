@@ -150,7 +150,9 @@ export const limiterCounters = pgTable("limiter_counters", {
 
 /**
  * Append-only audit trail. The migration adds a trigger that rejects UPDATE and DELETE, so the
- * application has no path to rewrite history.
+ * application has no path to rewrite history; `chain_seq`/`chain_hash` (decision 007) make a rewrite by
+ * anyone who gets past the trigger visible to `npm run audit:verify`. Rows written before the chain
+ * existed have neither (a NOT VALID check makes both required for every later row).
  */
 export const auditLog = pgTable(
   "audit_log",
@@ -169,13 +171,30 @@ export const auditLog = pgTable(
     before: jsonb("before"),
     after: jsonb("after"),
     details: jsonb("details"),
+    /** Position in the hash chain: 1, 2, 3… with no gaps. */
+    chainSeq: bigint("chain_seq", { mode: "number" }),
+    /** HMAC-SHA256 (key outside the database) of this row's fields and the previous row's chain_hash. */
+    chainHash: text("chain_hash"),
   },
   (t) => [
     index("audit_log_occurred_at_idx").on(t.occurredAt),
     index("audit_log_actor_idx").on(t.actorUserId),
     index("audit_log_action_idx").on(t.action),
+    uniqueIndex("audit_log_chain_seq_idx").on(t.chainSeq),
   ],
 );
+
+/**
+ * The audit chain's last link, one row: appenders move it forward in the same statement that inserts
+ * their rows, so concurrent writers are put in one order by its row lock and a rolled-back insert
+ * leaves it where it was. `key_id` names the key the chain is written with (not the key itself).
+ */
+export const auditChainHead = pgTable("audit_chain_head", {
+  id: integer("id").primaryKey(),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+  keyId: text("key_id"),
+});
 
 /**
  * Durable record of work to send to the BI service (Sigma or the built-in analytics server).
@@ -315,6 +334,7 @@ export const schema = {
   limiterCounters,
   twoFactors,
   auditLog,
+  auditChainHead,
   provisioningRequests,
   privilege,
   workbooks,

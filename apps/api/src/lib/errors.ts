@@ -1,14 +1,19 @@
 import { STATUS_CODES } from "node:http";
+import type { ApiErrorCode } from "./error-codes.ts";
 
 /** One error type for the portal API; the global handler maps `status` to the HTTP answer. */
 export class AppError extends Error {
+  /** One of the API's codes (`error-codes.ts`), else the HTTP status's name (`codeForStatus`). */
+  public readonly code: string;
+
   constructor(
     public readonly status: 400 | 401 | 403 | 404 | 409 | 422 | 429 | 500 | 503,
     message: string,
-    public readonly code: string = codeForStatus(status),
+    code?: ApiErrorCode,
   ) {
     super(message);
     this.name = "AppError";
+    this.code = code ?? codeForStatus(status);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { createAuthMiddleware } from "better-auth/api";
-import { getSessionFromCtx } from "better-auth/api";
+import { APIError, getSessionFromCtx } from "better-auth/api";
 import { auditSourceFromHeaders, type AuditSource } from "../../audit/audit.ts";
+import type { ApiErrorCode } from "../../lib/error-codes.ts";
 import type { TotpClaim } from "../two-factor.ts";
 
 /** The context Better Auth hands a hook: the matched endpoint's path, its parsed body (any encoding), … */
@@ -139,4 +140,14 @@ export function alreadyAudited<E extends object>(error: E): E {
 
 export function isAudited(error: unknown): boolean {
   return typeof error === "object" && error !== null && audited.has(error);
+}
+
+/** A refusal as Better Auth answers it, with one of the API's typed codes (`lib/error-codes.ts`). */
+export function authError(
+  status: ConstructorParameters<typeof APIError>[0],
+  code: ApiErrorCode,
+  message: string,
+  headers?: Record<string, string>,
+): APIError {
+  return new APIError(status, { code, message }, headers);
 }

@@ -1,9 +1,10 @@
-import { APIError } from "better-auth/api";
+import type { ApiErrorCode } from "../../lib/error-codes.ts";
 import { recordAudit } from "../../audit/audit.ts";
 import type { Database } from "../../db/client.ts";
 import type { AccountLimits } from "../account-limits.ts";
 import {
   alreadyAudited,
+  authError,
   emailOf,
   onPath,
   outcomeOf,
@@ -14,7 +15,7 @@ import {
   type HookContext,
 } from "./context.ts";
 
-export const TOO_MANY_FAILED_ATTEMPTS = "TOO_MANY_FAILED_ATTEMPTS";
+export const TOO_MANY_FAILED_ATTEMPTS = "TOO_MANY_FAILED_ATTEMPTS" satisfies ApiErrorCode;
 
 const SIGN_IN = "/sign-in/email";
 const SECOND_STEPS = ["/two-factor/verify-totp", "/two-factor/verify-backup-code"];
@@ -53,15 +54,12 @@ export function lockConcern({ db, passwords, codes }: LockDeps): Concern {
       ...sourceOf(ctx),
     });
     throw alreadyAudited(
-      new APIError(
+      authError(
         "TOO_MANY_REQUESTS",
-        {
-          code: TOO_MANY_FAILED_ATTEMPTS,
-          message:
-            ctx.path === SIGN_IN
-              ? `Too many failed sign-in attempts for this account. Try again in ${retryAfterSeconds} seconds, or reset your password.`
-              : `Too many wrong codes for this account. Try again in ${retryAfterSeconds} seconds.`,
-        },
+        TOO_MANY_FAILED_ATTEMPTS,
+        ctx.path === SIGN_IN
+          ? `Too many failed sign-in attempts for this account. Try again in ${retryAfterSeconds} seconds, or reset your password.`
+          : `Too many wrong codes for this account. Try again in ${retryAfterSeconds} seconds.`,
         { "Retry-After": String(retryAfterSeconds) },
       ),
     );

@@ -1,8 +1,7 @@
-import { APIError } from "better-auth/api";
 import { PASSWORD_POLICY } from "../../accounts/accounts.ts";
 import { passwordProblem, type PasswordOwner } from "../../accounts/password.ts";
 import type { AppConfig } from "../../config.ts";
-import { bodyOf, signedInPerson, type Concern, type HookContext } from "./context.ts";
+import { authError, bodyOf, signedInPerson, type Concern, type HookContext } from "./context.ts";
 
 /** Better Auth paths whose request bodies carry a new password, and the field that holds it. */
 const NEW_PASSWORD_PATHS: Record<string, string> = {
@@ -50,7 +49,7 @@ export function policyConcern(config: AppConfig): Concern {
         paths: (path) => path === "/sign-up/email",
         run: async (ctx) => {
           const error = signUpDomainError(config, String(bodyOf(ctx).email ?? ""));
-          if (error) throw new APIError("FORBIDDEN", { message: error, code: "SIGN_UP_NOT_ALLOWED" });
+          if (error) throw authError("FORBIDDEN", "SIGN_UP_NOT_ALLOWED", error);
         },
       },
       {
@@ -59,7 +58,7 @@ export function policyConcern(config: AppConfig): Concern {
           const password = bodyOf(ctx)[NEW_PASSWORD_PATHS[ctx.path]!];
           if (typeof password !== "string") return;
           const problem = passwordProblem(password, await ownerOf(ctx));
-          if (problem) throw new APIError("BAD_REQUEST", { message: problem, code: PASSWORD_POLICY });
+          if (problem) throw authError("BAD_REQUEST", PASSWORD_POLICY, problem);
         },
       },
     ],

@@ -4,13 +4,13 @@ import {
   requiresTwoFactor,
   type TRole,
 } from "@portal/contracts";
-import { APIError } from "better-auth/api";
 import { recordAudit } from "../../audit/audit.ts";
 import type { Database } from "../../db/client.ts";
 import { mustEnrol } from "../../plugins/authenticate.ts";
 import { claimTotpCode, TOTP_CODE_USED, TOTP_CODE_USED_MESSAGE } from "../two-factor.ts";
 import {
   alreadyAudited,
+  authError,
   bodyOf,
   onPath,
   outcomeOf,
@@ -59,10 +59,7 @@ export function twoStepConcern({ db, mfaRequiredRoles }: TwoStepDeps): Concern {
         run: async (ctx) => {
           const person = await signedInPerson(ctx);
           if (person && mustEnrol(person, { mfaRequiredRoles })) {
-            throw new APIError("FORBIDDEN", {
-              code: MFA_ENROLLMENT_REQUIRED,
-              message: MFA_ENROLLMENT_REQUIRED_MESSAGE,
-            });
+            throw authError("FORBIDDEN", MFA_ENROLLMENT_REQUIRED, MFA_ENROLLMENT_REQUIRED_MESSAGE);
           }
         },
       },
@@ -79,10 +76,11 @@ export function twoStepConcern({ db, mfaRequiredRoles }: TwoStepDeps): Concern {
             ...sourceOf(ctx),
           });
           throw alreadyAudited(
-            new APIError("FORBIDDEN", {
-              code: "MFA_REQUIRED_FOR_ROLE",
-              message: "Your role requires two-step verification, so it cannot be turned off.",
-            }),
+            authError(
+              "FORBIDDEN",
+              "MFA_REQUIRED_FOR_ROLE",
+              "Your role requires two-step verification, so it cannot be turned off.",
+            ),
           );
         },
       },
@@ -91,10 +89,11 @@ export function twoStepConcern({ db, mfaRequiredRoles }: TwoStepDeps): Concern {
         paths: (path) => path.startsWith("/two-factor/verify"),
         run: async (ctx) => {
           if (!bodyOf(ctx).trustDevice) return;
-          throw new APIError("BAD_REQUEST", {
-            message: "Trusted devices are not offered: every sign-in asks for a code.",
-            code: "TRUST_DEVICE_NOT_OFFERED",
-          });
+          throw authError(
+            "BAD_REQUEST",
+            "TRUST_DEVICE_NOT_OFFERED",
+            "Trusted devices are not offered: every sign-in asks for a code.",
+          );
         },
       },
       {
@@ -115,9 +114,7 @@ export function twoStepConcern({ db, mfaRequiredRoles }: TwoStepDeps): Concern {
             details: { method: "totp", status: 401, code: TOTP_CODE_USED },
             ...sourceOf(ctx),
           });
-          throw alreadyAudited(
-            new APIError("UNAUTHORIZED", { code: TOTP_CODE_USED, message: TOTP_CODE_USED_MESSAGE }),
-          );
+          throw alreadyAudited(authError("UNAUTHORIZED", TOTP_CODE_USED, TOTP_CODE_USED_MESSAGE));
         },
       },
     ],

@@ -1,0 +1,51 @@
+/**
+ * The audit trail's vocabulary in one place: `recordAudit` accepts only these action names and
+ * outcomes, so a misspelt action fails the type check instead of writing a row no report will find.
+ * Add a name here before using it; never rename one (rows already written keep the old name).
+ */
+export const AUDIT_ACTIONS = [
+  "auth.sign_in",
+  "auth.sign_out",
+  "auth.sign_up",
+  "auth.password_reset.requested",
+  "auth.password_reset.completed",
+  "auth.mfa.challenge",
+  "auth.mfa.verify",
+  "auth.mfa.enrolment_started",
+  "auth.mfa.enabled",
+  "auth.mfa.disabled",
+  "auth.mfa.backup_codes_regenerated",
+  "auth.mfa.reset",
+  "auth.password_changed",
+  /** A request to /api/auth refused before its endpoint ran (lock, gate, policy, per-IP limit). */
+  "auth.request_refused",
+  "user.created",
+  "user.credentials_reset",
+  "user.provision_requested",
+  "user.demo_retired",
+  "client.created",
+  "client.updated",
+  "client.deleted",
+  "client.sync_retried",
+  "employee.created",
+  "employee.updated",
+  "employee.deleted",
+  "employee.sync_retried",
+  "workbook.created",
+  "workbook.updated",
+  "workbook.deleted",
+  "embed.issued",
+  "embed.denied",
+  /** A signed-in person was refused a protected resource (403). */
+  "access.denied",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_OUTCOMES = ["success", "failure", "denied", "rate_limited"] as const;
+
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+export function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
