@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { auditChainKey, useAuditChainKey } from "../audit/chain.ts";
 import { resetTwoFactor } from "../auth/two-factor.ts";
 import { ensureUser } from "../accounts/accounts.ts";
 import { ConfigError, loadConfig } from "../config.ts";
@@ -26,6 +27,8 @@ async function main() {
     process.exit(2);
   }
   const config = loadConfig();
+  // The audit rows this writes join the hash chain (decision 007).
+  useAuditChainKey(auditChainKey(config.auditKeySecret));
   const database = await openDatabase(config);
   try {
     await database.migrate();
