@@ -138,14 +138,7 @@ describe("per-account sign-in limit", () => {
     for (let i = 0; i < 10; i++) await t.signIn(email, `wrong-${i}`, nextIp());
     expect((await t.signIn(email, "anything-at-all-1", nextIp())).statusCode).toBe(429);
 
-    const ctx = await t.auth.$context;
-    const user = await ctx.internalAdapter.findUserByEmail(email);
-    const token = `reset-token-${Date.now()}`;
-    await ctx.internalAdapter.createVerificationValue({
-      identifier: `reset-password:${token}`,
-      value: user!.user.id,
-      expiresAt: new Date(Date.now() + 60_000),
-    });
+    const token = await t.resetTokenFor(email);
     const reset = await t.post("/api/auth/reset-password", "", {
       token,
       newPassword: "a-brand-new-ledger-passphrase",

@@ -116,14 +116,7 @@ describe("one password policy", () => {
 
   it("a password reset and a password change refuse password123 and keep the old password", async () => {
     const { email, password } = await t.createUser("client");
-    const ctx = await t.auth.$context;
-    const user = await ctx.internalAdapter.findUserByEmail(email);
-    const token = `policy-reset-${Date.now()}`;
-    await ctx.internalAdapter.createVerificationValue({
-      identifier: `reset-password:${token}`,
-      value: user!.user.id,
-      expiresAt: new Date(Date.now() + 60_000),
-    });
+    const token = await t.resetTokenFor(email);
     const reset = await t.post("/api/auth/reset-password", "", { token, newPassword: "password123" });
     expect(reset.statusCode).toBe(400);
     expect(reset.json()).toMatchObject({ error: COMMON, code: "PASSWORD_POLICY" });

@@ -2,8 +2,9 @@ import { parseArgs } from "node:util";
 import { auditChainKey, useAuditChainKey } from "../audit/chain.ts";
 import { resetTwoFactor } from "../auth/two-factor.ts";
 import { ensureUser } from "../accounts/accounts.ts";
-import { ConfigError, loadConfig } from "../config.ts";
+import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
+import { runScript } from "./run-script.ts";
 
 const USAGE =
   "Usage: npm run admin:create -- --email <email> --password <password> [--name <name>] [--reset-two-factor]";
@@ -63,11 +64,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(
-    error instanceof ConfigError
-      ? error.message
-      : `Could not create the admin: ${error instanceof Error ? error.message : String(error)}`,
-  );
-  process.exit(1);
-});
+runScript(main, "Could not create the admin");

@@ -1,5 +1,6 @@
-import { ConfigError, loadConfig } from "../config.ts";
+import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
+import { runScript } from "./run-script.ts";
 
 /**
  * npm run db:migrate — applies pending migrations and exits, with the same environment as `npm start`.
@@ -17,11 +18,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(
-    error instanceof ConfigError
-      ? error.message
-      : `Could not apply the migrations: ${error instanceof Error ? error.message : String(error)}`,
-  );
-  process.exit(1);
-});
+runScript(main, "Could not apply the migrations");

@@ -1,6 +1,7 @@
 import { buildApp } from "../app.ts";
-import { ConfigError, loadConfig } from "../config.ts";
+import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
+import { runScript } from "./run-script.ts";
 import { findPublishedCredentials, retirePublishedCredentials } from "../demo/published-credentials.ts";
 
 /**
@@ -30,11 +31,4 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(
-    error instanceof ConfigError
-      ? error.message
-      : `Could not retire the demo accounts: ${error instanceof Error ? error.message : String(error)}`,
-  );
-  process.exit(1);
-});
+runScript(main, "Could not retire the demo accounts");

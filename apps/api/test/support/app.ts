@@ -101,6 +101,19 @@ export async function createTestApp(database: DatabaseHandle, env: Record<string
     return { cookie: cookieHeader(verified), secret, backupCodes, totpURI };
   }
 
+  /** A password reset token for the account, as the mailed link carries it (valid one minute). */
+  async function resetTokenFor(email: string): Promise<string> {
+    const ctx = await built.auth.$context;
+    const user = await ctx.internalAdapter.findUserByEmail(email);
+    const token = `test-reset-${crypto.randomUUID()}`;
+    await ctx.internalAdapter.createVerificationValue({
+      identifier: `reset-password:${token}`,
+      value: user!.user.id,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    return token;
+  }
+
   async function jwtFor(cookie: string): Promise<string> {
     const res = await built.app.inject({ method: "GET", url: "/api/auth/token", headers: { cookie } });
     if (res.statusCode !== 200) throw new Error(`token failed: ${res.statusCode} ${res.body}`);
@@ -122,6 +135,7 @@ export async function createTestApp(database: DatabaseHandle, env: Record<string
     sessionCookie,
     readyCookie,
     jwtFor,
+    resetTokenFor,
     enrolTwoFactor,
     post,
     totpSecrets,
