@@ -171,3 +171,44 @@ test("an employee Sigma refuses shows Failed in the employee list; a failed Retr
     await expect(retry).toBeEnabled();
   });
 });
+
+test("the BI sync page lists a refused change with its reason and sends failed changes again", async ({
+  page,
+}) => {
+  await waitForAnalyticsServer(page.request);
+  const token = uniqueToken();
+  const team = `E2E Sync Page ${token}`;
+  await createTeamInSigma(page.request, team.toLowerCase());
+  const clashing = await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Page-${token}`), team);
+  const person = newPerson("client");
+  await addClientViaApi(page, person, [clashing.id]);
+
+  await page.goto("/admin/client-list");
+  await page
+    .getByRole("navigation", { name: "Administration" })
+    .getByRole("link", { name: "BI sync" })
+    .click();
+  await expect(page).toHaveURL(/\/admin\/sync$/);
+  await expect(page.getByRole("heading", { level: 1, name: "BI sync" })).toBeVisible();
+  await expect(page.getByText("The BI service is reachable")).toBeVisible();
+
+  await page.getByRole("button", { name: "Failed", exact: true }).click();
+  await expect(page).toHaveURL(/\?status=failed$/);
+  const row = page.getByRole("row").filter({ hasText: person.businessId });
+  await expect(row.getByText("Failed", { exact: true })).toBeVisible(SETTLES);
+  await expect(row.getByText(SIGMA_REFUSAL)).toBeVisible();
+  await expect(row.getByRole("link", { name: new RegExp(`client ${person.businessId}`) })).toHaveAttribute(
+    "href",
+    `/admin/edit-client?id=${encodeURIComponent(person.businessId)}`,
+  );
+
+  const retried = page.waitForResponse("**/api/admin/sync/retry-failed");
+  await page.getByRole("button", { name: "Retry all failed" }).click();
+  const answer = await retried;
+  expect(answer.status()).toBe(200);
+  const { requeued } = (await answer.json()) as { requeued: number };
+  expect(requeued).toBeGreaterThanOrEqual(1);
+  await expect(page.getByRole("status").filter({ hasText: /failed changes? queued again/ })).toBeVisible();
+  // The BI service refuses it again: back under Failed, by itself.
+  await expect(row.getByText(SIGMA_REFUSAL)).toBeVisible(SETTLES);
+});

@@ -6,6 +6,7 @@ import {
   uniqueToken,
 } from "./support/admin-helpers.ts";
 import { accounts, expect, test } from "./support/fixtures.ts";
+import { ANALYTICS_ORIGIN, demoWorkbooks, waitForAnalyticsServer } from "./support/workbooks-helpers.ts";
 
 test.beforeEach(async ({ login }) => {
   await login(accounts.admin);
@@ -248,4 +249,23 @@ test("the workbook list shows the spec's columns and pages through a search with
 
   await pagination.getByRole("button", { name: "Previous" }).click();
   await expect(pagination).toContainText("Showing 1–50 of 52");
+});
+
+test("Preview opens the embed page with a freshly minted admin URL of the workbook", async ({ page }) => {
+  await waitForAnalyticsServer();
+  const [portfolio] = demoWorkbooks;
+  await page.goto("/admin/workbook-list");
+  const minted = page.waitForResponse("**/api/sigma/provision-and-embed");
+  await page.getByRole("button", { name: `Preview workbook ${portfolio!.name}` }).click();
+  expect((await minted).status()).toBe(200);
+  await expect(page).toHaveURL(/\/admin\/embed-url$/);
+  const frame = page.locator('iframe[title="Embedded workbook"]');
+  await expect(frame).toHaveAttribute(
+    "src",
+    new RegExp(`^${ANALYTICS_ORIGIN}/.*/workbook/${portfolio!.name}\\?.*:jwt=`),
+  );
+  // The analytics server accepted the one-time URL and shows the workbook.
+  await expect(frame.contentFrame().getByRole("heading", { name: portfolio!.label }).first()).toBeVisible({
+    timeout: 20_000,
+  });
 });

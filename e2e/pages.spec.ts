@@ -51,13 +51,14 @@ test("the user shell has a 90px header and a breadcrumb naming the workbook show
   await expect(page.locator('[data-embed-state="loaded"]')).toBeVisible();
 });
 
-test("the admin sidebar links open each back-office list", async ({ page, login }) => {
+test("the admin sidebar links open each back-office list and the BI sync page", async ({ page, login }) => {
   await login(accounts.admin);
   await page.goto("/admin");
   const nav = page.getByRole("navigation", { name: "Administration" });
   for (const [label, path] of [
     ["Employees", "/admin/employee-list"],
     ["Workbooks", "/admin/workbook-list"],
+    ["BI sync", "/admin/sync"],
     ["Clients", "/admin/client-list"],
   ] as const) {
     await nav.getByRole("link", { name: label }).click();

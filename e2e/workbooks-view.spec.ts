@@ -1,3 +1,4 @@
+import { E2E_ANALYTICS_PORT } from "./support/env.ts";
 import { accounts, expect, test } from "./support/fixtures.ts";
 import {
   ANALYTICS_ORIGIN,
@@ -277,4 +278,34 @@ test.describe("failures", () => {
     await page.getByRole("button", { name: "Try again" }).click();
     await expectWorkbookLoaded(page, portfolio.label);
   });
+});
+
+test("with the analytics service unreachable the view says so within 10 seconds, and Try again recovers", async ({
+  page,
+  login,
+}) => {
+  await login(accounts.client);
+  // The frame's first request finds nothing listening; later ones reach the service.
+  let refused = 0;
+  await page.route(
+    (url) => url.port === String(E2E_ANALYTICS_PORT) && url.pathname.includes("/workbook/"),
+    async (route) => {
+      if (refused === 0) {
+        refused += 1;
+        await route.abort("connectionrefused");
+      } else {
+        await route.continue();
+      }
+    },
+  );
+  const started = Date.now();
+  await page.goto("/");
+  await expect(page.getByRole("alert")).toContainText("The analytics service could not be reached.", {
+    timeout: 10_000,
+  });
+  expect(Date.now() - started).toBeLessThan(10_000);
+  await expect(workbookArea(page)).toHaveAttribute("data-embed-state", "failed");
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expectWorkbookLoaded(page, portfolio.label);
+  expect(refused).toBe(1);
 });

@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import type { Plugin } from "vite";
 
+import { precompress } from "../../scripts/lib/precompress.mjs";
+
 const api = "http://127.0.0.1:3000";
 const page = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 
@@ -30,7 +32,7 @@ function signInPage(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), signInPage()],
+  plugins: [react(), tailwindcss(), signInPage(), precompress()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   server: {
     host: "127.0.0.1",

@@ -1,3 +1,5 @@
+import { constants as zlibConstants } from "node:zlib";
+import fastifyCompress from "@fastify/compress";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -43,6 +45,19 @@ const CONTENT_TYPES: Record<string, string> = {
   ".png": "image/png",
 };
 
+/** Whether an Accept-Encoding header accepts `encoding` (listed, or `*`, without q=0). */
+export function acceptsEncoding(header: string | string[] | undefined, encoding: string): boolean {
+  const offers = String(header ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((part) => part.trim().split(";"));
+  const match =
+    offers.find(([name]) => name?.trim() === encoding) ?? offers.find(([name]) => name?.trim() === "*");
+  if (!match) return false;
+  const q = match.slice(1).find((p) => p.trim().startsWith("q="));
+  return q === undefined || Number(q.trim().slice(2)) > 0;
+}
+
 /** Everything but the HTTP listener: database, migrations, row security, demo data, catalogue, routes. */
 export async function buildAnalyticsApp(options: StartAnalyticsServerOptions = {}) {
   const config: AnalyticsConfig = {
@@ -68,6 +83,13 @@ export async function buildAnalyticsApp(options: StartAnalyticsServerOptions = {
     bodyLimit: 64 * 1024,
     trustProxy: false,
   });
+  // Brotli or gzip for the embed page and the element answers over 1 KB; built assets are precompressed.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ["br", "gzip"],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   const ownsDb = !options.database;
   const db =
     options.database ??
@@ -91,8 +113,19 @@ export async function buildAnalyticsApp(options: StartAnalyticsServerOptions = {
       const file = request.params.file;
       if (!/^[A-Za-z0-9._-]+$/.test(file)) return reply.code(404).send();
       try {
-        const body = await readFile(path.join(DIST_DIR, "assets", file));
+        // The build writes brotli and gzip copies beside each text file (scripts/lib/precompress.mjs).
+        const encoding = (["br", "gzip"] as const).find((e) =>
+          acceptsEncoding(request.headers["accept-encoding"], e),
+        );
+        const packed = encoding
+          ? await readFile(path.join(DIST_DIR, "assets", `${file}.${encoding === "br" ? "br" : "gz"}`)).catch(
+              () => undefined,
+            )
+          : undefined;
+        const body = packed ?? (await readFile(path.join(DIST_DIR, "assets", file)));
+        if (packed && encoding) reply.header("content-encoding", encoding);
         return reply
+          .header("vary", "accept-encoding")
           .header("content-type", CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream")
           .header("cache-control", "public, max-age=31536000, immutable")
           .header("x-content-type-options", "nosniff")

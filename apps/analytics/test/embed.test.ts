@@ -1,7 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SigmaRestClient } from "@portal/sigma";
+import { DIST_DIR } from "../src/frontend.ts";
+import { acceptsEncoding } from "../src/server.ts";
 import {
   API_CLIENT,
   CLIENT_A,
@@ -11,6 +15,7 @@ import {
   PORTFOLIO,
   TAX,
   clientUser,
+  employeeUser,
   mint,
   startTestServer,
   type TestServer,
@@ -214,5 +219,103 @@ describe("embed URL verification", () => {
     });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: "EINVAL" });
+  });
+});
+
+describe("compression", () => {
+  it("sends the page's built script precompressed as the browser accepts, and the page itself compressed", async () => {
+    const { url } = await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!));
+    const page = await fetch(url, { headers: { "accept-encoding": "br" } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const raw = await readFile(path.join(DIST_DIR, script!.slice(1)), "utf8");
+    for (const encoding of ["br", "gzip"]) {
+      const res = await fetch(`${t.server.url}${script}`, { headers: { "accept-encoding": encoding } });
+      expect(res.headers.get("content-encoding")).toBe(encoding);
+      expect(res.headers.get("vary")).toMatch(/accept-encoding/i);
+      expect(await res.text()).toBe(raw); // fetch decompresses
+    }
+    const plain = await fetch(`${t.server.url}${script}`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toBe(raw);
+  });
+
+  it("reads Accept-Encoding as browsers and proxies write it", () => {
+    expect(acceptsEncoding("gzip, deflate, br, zstd", "br")).toBe(true);
+    expect(acceptsEncoding("gzip;q=1.0, br;q=0", "br")).toBe(false);
+    expect(acceptsEncoding("*", "gzip")).toBe(true);
+    expect(acceptsEncoding("identity", "gzip")).toBe(false);
+    expect(acceptsEncoding(undefined, "br")).toBe(false);
+  });
+});
+
+describe("the portal is the system of record for people", () => {
+  const person = (clientId: string, firstName: string, lastName: string) => ({
+    email: `${firstName}.${lastName}@example.com`.toLowerCase(),
+    firstName,
+    lastName,
+    accountType: "View",
+    teams: [PORTFOLIO!.teamName],
+    userAttributes: { client_id: clientId },
+  });
+  const open1 = async (user: ReturnType<typeof person>) => {
+    const { url } = await mint(t.server, PORTFOLIO!.workbookName, user);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+  };
+  const clientRow = async (clientId: string) =>
+    (
+      await t.db.query<{ first_name: string; last_name: string }>(
+        "select first_name, last_name from demo.clients where client_id = $1",
+        [clientId],
+      )
+    ).rows;
+  const figures = async (clientId: string) =>
+    (
+      await t.db.query<{ n: number; total: number }>(
+        "select count(*)::int as n, coalesce(sum(amount), 0)::float8 as total from demo.transactions where client_id = $1",
+        [clientId],
+      )
+    ).rows[0]!;
+
+  it("a client whose id is also a demo id is shown under the portal's name", async () => {
+    expect((await clientRow("CL-1003"))[0]?.first_name).not.toBe("Hannah");
+    await open1(person("CL-1003", "Hannah", "Whitfield"));
+    expect(await clientRow("CL-1003")).toEqual([{ first_name: "Hannah", last_name: "Whitfield" }]);
+  });
+
+  it("a client id the demo data does not have gets its own deterministic portfolio", async () => {
+    expect(await clientRow("CL-7777")).toEqual([]);
+    await open1(person("CL-7777", "Noah", "Quill"));
+    expect(await clientRow("CL-7777")).toEqual([{ first_name: "Noah", last_name: "Quill" }]);
+    const first = await figures("CL-7777");
+    expect(first.n).toBeGreaterThan(10);
+    // Nobody else's: its accounts are its own.
+    const accounts = await t.db.query<{ account_id: string }>(
+      "select account_id from demo.accounts where client_id = 'CL-7777'",
+    );
+    expect(accounts.rows.every((a) => a.account_id.startsWith("CL-7777-"))).toBe(true);
+
+    // Made again from scratch (a new data set): the same figures.
+    for (const table of ["demo.transactions", "demo.accounts", "demo.positions", "demo.clients"]) {
+      await t.db.query(`delete from ${table} where client_id = 'CL-7777'`);
+    }
+    await open1(person("CL-7777", "Noah", "Quill"));
+    expect(await figures("CL-7777")).toEqual(first);
+  });
+
+  it("an advisor's clients the demo data lacks get theirs too, without taking anyone's name", async () => {
+    const { url } = await mint(t.server, PORTFOLIO!.workbookName, {
+      ...employeeUser(),
+      teams: [PORTFOLIO!.teamName],
+      userAttributes: { client_ids: "CL-1003,CL-8888" },
+    });
+    expect((await fetch(url)).status).toBe(200);
+    expect((await figures("CL-8888")).n).toBeGreaterThan(10);
+    // The advisor's own name never becomes a client's.
+    expect(await clientRow("CL-1003")).toEqual([{ first_name: "Hannah", last_name: "Whitfield" }]);
+    expect((await clientRow("CL-8888"))[0]?.first_name).not.toBe(employeeUser().firstName);
   });
 });

@@ -303,11 +303,11 @@ describe("Portfolio Overview figures", () => {
   });
 });
 
-describe("Income & Fees figures", () => {
+describe("Income and Fees figures", () => {
   it("income and the effective fee rate follow from the ledger and the tiered schedule", async () => {
     const start = "2025-11-21";
     const end = TEST_AS_OF;
-    const result = await run("Income & Fees", { Period: `min:${start},max:${end}` });
+    const result = await run("Income and Fees", { Period: `min:${start},max:${end}` });
     const income = await db.query<{ type: string; amount: number }>(
       "select type, sum(amount)::float8 as amount from demo.transactions where client_id = $1 and type in ('dividend', 'interest') and trade_date between $2::date and $3::date group by 1",
       [A, start, end],

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { constants as zlibConstants } from "node:zlib";
+import fastifyCompress from "@fastify/compress";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
@@ -38,6 +40,8 @@ import { healthRoutes } from "./routes/health.ts";
 import { provisionRoutes } from "./routes/provision.ts";
 import { publicConfigRoutes } from "./routes/public-config.ts";
 import { createEmbedder, type Embedder } from "./sigma/embedder.ts";
+import { createSigmaRestClient } from "./sigma/provisioning.ts";
+import type { SigmaRestClient } from "@portal/sigma";
 
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -48,12 +52,21 @@ export interface BuildAppOptions {
   webDist?: string | undefined;
   mailer?: Mailer;
   embedder?: Embedder;
+  /** The BI service's REST API; omitted → the configured one (Sigma or the built-in analytics server). */
+  biClient?: SigmaRestClient;
   logger?: boolean;
+}
+
+/** Set when the instance is shutting down: /readyz answers 503 so the load balancer stops sending. */
+export interface Lifecycle {
+  draining: boolean;
 }
 
 export interface App {
   app: FastifyInstance;
   auth: Auth;
+  biClient: SigmaRestClient;
+  lifecycle: Lifecycle;
 }
 
 export async function buildApp({
@@ -62,8 +75,11 @@ export async function buildApp({
   webDist,
   mailer,
   embedder,
+  biClient: givenBiClient,
   logger = true,
 }: BuildAppOptions): Promise<App> {
+  const biClient = givenBiClient ?? (await createSigmaRestClient(config));
+  const lifecycle: Lifecycle = { draining: false };
   const app = Fastify({
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
@@ -118,6 +134,16 @@ export async function buildApp({
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+
+  // Brotli or gzip for every text answer over 1 KB (the lists, the OpenAPI document). Built files are
+  // compressed at build time and served as they are (`preCompressed` below); this plugin leaves an answer
+  // that already has a Content-Encoding alone. Brotli at quality 5: most of its gain for a fraction of the CPU.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 1024,
+    encodings: ["br", "gzip"],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
 
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
@@ -243,12 +269,12 @@ export async function buildApp({
 
   await app.register(requestBodies);
   await app.register(authenticate, { auth, db, config, principals });
-  await app.register(healthRoutes, { database, expectedMigrations: countMigrations(), shared });
+  await app.register(healthRoutes, { database, expectedMigrations: countMigrations(), shared, lifecycle });
   await app.register(authRoutes, { auth, db, config });
   await app.register(publicConfigRoutes, { config });
   await app.register(provisionRoutes, { db });
   const sigmaEmbedder = embedder ?? createEmbedder(config);
-  await app.register(adminRoutes, { db, embedder: sigmaEmbedder });
+  await app.register(adminRoutes, { db, embedder: sigmaEmbedder, biClient });
   await app.register(embedRoutes, {
     db,
     embedder: sigmaEmbedder,
@@ -267,6 +293,8 @@ export async function buildApp({
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes `.br` and `.gz` beside each text file (apps/web/vite.config.ts).
+      preCompressed: true,
       // Vite names every built asset after its content, so a changed file gets a new name: browsers may
       // keep assets for good. Other files (the favicon) are revalidated.
       setHeaders: (reply, filePath) => {
@@ -296,5 +324,5 @@ export async function buildApp({
     mail.close();
     await shared?.close();
   });
-  return { app, auth };
+  return { app, auth, biClient, lifecycle };
 }

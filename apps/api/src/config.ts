@@ -71,6 +71,12 @@ const EnvSchema = z.object({
   /** Workbook embed URLs one person may request per minute. */
   EMBED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   ACCESS_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  /** How long a worker's claim on a BI change lasts; a killed instance's claims pass to others after it. */
+  OUTBOX_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  /** BI changes one instance delivers at once. */
+  OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** On SIGTERM, how long /readyz answers 503 before the listener closes (the load balancer notices). */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(8).default(1),
   /** Roles that must use two-step verification (TOTP), comma-separated; "" = none. Decision 006. */
   MFA_REQUIRED_ROLES: z.string().default("admin"),
   GOOGLE_CLIENT_ID: z.string().optional(),
@@ -140,6 +146,8 @@ export interface AppConfig {
   embedRateLimitPerMinute: number;
   /** How long a verified session and a viewing decision may be reused (0: never). Decision 005. */
   accessCacheSeconds: number;
+  outbox: { leaseMs: number; concurrency: number };
+  shutdownDrainMs: number;
   /** Roles whose members must enrol in two-step verification before they may do anything else. */
   mfaRequiredRoles: TRole[];
   social: {
@@ -391,6 +399,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionMaxAgeSeconds: Math.round(env.SESSION_MAX_AGE_HOURS * 3600),
     embedRateLimitPerMinute: env.EMBED_RATE_LIMIT_PER_MINUTE,
     accessCacheSeconds: env.ACCESS_CACHE_SECONDS,
+    outbox: { leaseMs: env.OUTBOX_LEASE_SECONDS * 1000, concurrency: env.OUTBOX_CONCURRENCY },
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_SECONDS * 1000,
     mfaRequiredRoles,
     social,
     oidc:

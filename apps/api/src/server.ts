@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { findPublishedCredentials, publishedCredentialsMessage } from "./demo/published-credentials.ts";
 import { seedDemoData } from "./demo/seed.ts";
-import { createSigmaRestClient, startProvisioningWorker } from "./sigma/provisioning.ts";
+import { startProvisioningWorker } from "./sigma/provisioning.ts";
 
 async function main() {
   let config;
@@ -20,7 +20,7 @@ async function main() {
 
   const database = await openDatabase(config);
   await database.migrate();
-  const { app, auth } = await buildApp({
+  const { app, auth, biClient, lifecycle } = await buildApp({
     config,
     database,
     webDist: process.env.WEB_DIST ?? DEFAULT_WEB_DIST,
@@ -48,18 +48,34 @@ async function main() {
     }
   }
 
-  // Delivers queued member and team changes to the BI service, with retries, from the outbox table.
+  // Delivers queued member and team changes to the BI service, with retries, from the outbox table;
+  // every instance runs one, and they share the work through leases.
   const worker = startProvisioningWorker({
     db: database.db,
-    client: await createSigmaRestClient(config),
+    client: biClient,
     config,
     log: app.log,
+    leaseMs: config.outbox.leaseMs,
+    concurrency: config.outbox.concurrency,
   });
 
+  // Graceful shutdown, within 10 s: /readyz says 503 at once (the load balancer stops sending), then the
+  // listener closes and requests in flight finish, the worker gives back its claims, and the process exits.
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     app.log.info({ signal }, "shutting down");
-    await worker.stop();
-    await app.close();
+    setTimeout(() => {
+      app.log.error("shutdown took too long; exiting");
+      process.exit(1);
+    }, 9_500).unref();
+    lifecycle.draining = true;
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    // A keep-alive connection that goes idle once its last request is answered would hold the close open
+    // until its timeout: such connections are closed as they go idle.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+    await Promise.all([app.close().finally(() => clearInterval(idle)), worker.stop(4_000)]);
     await database.close();
     process.exit(0);
   };

@@ -69,7 +69,12 @@ async function fixture() {
       },
     })
   ).json().data.employee;
-  return { i, wb, client, employee };
+  const [change] = (
+    (await database.db.execute(
+      sql`select id from provisioning_requests where subject = ${client.email} order by seq limit 1`,
+    )) as unknown as { rows: { id: string }[] }
+  ).rows;
+  return { i, wb, client, employee, syncId: change!.id };
 }
 
 type Fixture = Awaited<ReturnType<typeof fixture>>;
@@ -80,6 +85,31 @@ interface RouteCase {
 }
 
 const routes: RouteCase[] = [
+  { name: "GET /api/admin/sync", ok: 200, request: () => ({ method: "GET", url: "/api/admin/sync" }) },
+  {
+    name: "POST /api/admin/viewasclient/:c_id",
+    ok: 200,
+    request: (f) => ({
+      method: "POST",
+      url: `/api/admin/viewasclient/${f.client.c_id}`,
+      payload: { workbookId: f.wb.workbook_name },
+    }),
+  },
+  {
+    name: "GET /api/admin/sync/status",
+    ok: 200,
+    request: () => ({ method: "GET", url: "/api/admin/sync/status" }),
+  },
+  {
+    name: "POST /api/admin/sync/retry-failed",
+    ok: 200,
+    request: () => ({ method: "POST", url: "/api/admin/sync/retry-failed" }),
+  },
+  {
+    name: "POST /api/admin/sync/:id/retry",
+    ok: 200,
+    request: (f) => ({ method: "POST", url: `/api/admin/sync/${f.syncId}/retry` }),
+  },
   {
     name: "GET /api/admin/workbooks",
     ok: 200,

@@ -78,6 +78,7 @@ describe("add client", () => {
       employees: [],
       sync_status: "pending",
       sync_error: null,
+      sync_waiting_since: null,
       two_factor_enabled: false,
     });
     expect(res.body).not.toMatch(/password|argon2/i);

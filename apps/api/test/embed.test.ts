@@ -167,3 +167,48 @@ describe("provision-and-embed", () => {
     }
   });
 });
+
+describe("view as client", () => {
+  it("mints the client's own embed, read-only, for an admin only, and audits embed.view_as", async () => {
+    const admin = await headersFor(t, "admin");
+    const clients = (await t.app.inject({ method: "GET", url: "/api/admin/clients", headers: admin })).json();
+    const marcusRow = clients.find((c: { client_id: string }) => c.client_id === marcus.clientId);
+    const viewAs = (headers: Record<string, string>, cId: number, workbookId: string) =>
+      t.app.inject({
+        method: "POST",
+        url: `/api/admin/viewasclient/${cId}`,
+        headers,
+        payload: { workbookId },
+      });
+
+    const res = await viewAs(admin, marcusRow.c_id, tax.workbookName);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("no-store");
+    const { payload } = await jwtVerify(new URL(res.json().embedUrl).searchParams.get(":jwt")!, secret);
+    // Marcus has the Analyze privilege; viewing as him is read-only.
+    expect(payload).toMatchObject({
+      sub: marcus.email,
+      user_attributes: { client_id: marcus.clientId },
+      account_type: "View",
+    });
+    const [row] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "embed.view_as"), eq(auditLog.targetId, String(marcusRow.c_id))));
+    expect(row).toMatchObject({ outcome: "success", targetType: "client" });
+    expect(row!.details).toMatchObject({ clientId: marcus.clientId, workbook: tax.workbookName });
+
+    // Only the client's own workbooks; unknown clients; and nobody but an admin.
+    const other = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/addworkbook",
+      headers: admin,
+      payload: { workbook_name: "View-As-Other-KKKKKKKKKKKKKKKKKKKKKK", team_name: "View As Other" },
+    });
+    expect((await viewAs(admin, marcusRow.c_id, other.json().data.workbook_name)).statusCode).toBe(404);
+    expect((await viewAs(admin, 2_000_000, tax.workbookName)).statusCode).toBe(404);
+    const asClient = await signedIn(marcus.email, marcus.password);
+    expect((await viewAs(asClient, marcusRow.c_id, tax.workbookName)).statusCode).toBe(403);
+    expect((await viewAs({ origin: ORIGIN }, marcusRow.c_id, tax.workbookName)).statusCode).toBe(401);
+  });
+});

@@ -1,17 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startAnalyticsServer, type AnalyticsServer } from "@portal/analytics";
-import { loadOrCreateLocalSigmaCredentials, SigmaRestClient } from "@portal/sigma";
+import { DEMO_WORKBOOKS } from "@portal/contracts/demo";
+import { loadOrCreateLocalSigmaCredentials, SigmaRestClient, ZSigmaMemberSchema } from "@portal/sigma";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { provisioningRequests, users } from "../src/db/schema.ts";
+import { enqueueOutbox } from "../src/outbox/requests.ts";
 import {
   createSigmaRestClient,
   deliverDueRequests,
   startProvisioningWorker,
 } from "../src/sigma/provisioning.ts";
-import { createTestApp, headersFor } from "./support/app.ts";
+import { createTestApp, headersFor, ORIGIN } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
 import { freePort } from "./support/net.ts";
 
@@ -197,7 +199,7 @@ describe("provisioning outbox", () => {
         .insert(users)
         .values({ id: "retry-user", name: "Rita Retry", email: "rita.retry@example.com", role: "employee" })
         .returning();
-      await database.db.insert(provisioningRequests).values({
+      await enqueueOutbox(database.db, {
         userId: user!.id,
         kind: "member.upsert",
         payload: { email: "rita.retry@example.com", firstName: "Rita", lastName: "Retry", privilege: "View" },
@@ -229,15 +231,17 @@ describe("provisioning outbox", () => {
         .insert(users)
         .values({ id: "bad-user", name: "Bad Email", email: "bad-user@example.com", role: "client" })
         .returning();
-      await database.db.insert(provisioningRequests).values({
+      await enqueueOutbox(database.db, {
         userId: user!.id,
         kind: "member.upsert",
         payload: { email: "not-an-email", firstName: "Bad", lastName: "Email", privilege: "View" },
       });
       await new Promise((r) => setTimeout(r, 5));
-      await database.db
-        .insert(provisioningRequests)
-        .values({ userId: user!.id, kind: "member.deactivate", payload: { email: "not-an-email" } });
+      await enqueueOutbox(database.db, {
+        userId: user!.id,
+        kind: "member.deactivate",
+        payload: { email: "not-an-email" },
+      });
       await deliverAll(client);
       const rowsForUser = await database.db
         .select()
@@ -412,7 +416,7 @@ describe("provisioning outbox", () => {
           .insert(users)
           .values({ id: email, name: "Outage Person", email, role: "client" })
           .returning();
-        await database.db.insert(provisioningRequests).values({
+        await enqueueOutbox(database.db, {
           userId: user!.id,
           kind: "member.upsert",
           payload: { email, firstName: "Outage", lastName: "Person", privilege: "View" },
@@ -428,7 +432,7 @@ describe("provisioning outbox", () => {
         while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         return check();
       };
-      // A one-hour backoff: without the probe nothing would be tried again during this test.
+      // The backoff at its five-minute cap: without the probe nothing would be tried again during this test.
       const worker = startProvisioningWorker({
         db: database.db,
         client,
@@ -449,7 +453,9 @@ describe("provisioning outbox", () => {
         expect(waiting.every((r) => r.lastError?.startsWith("The BI service could not be reached"))).toBe(
           true,
         );
-        expect(waiting.every((r) => r.nextAttemptAt.getTime() > Date.now() + 30 * 60_000)).toBe(true);
+        expect(waiting.every((r) => r.nextAttemptAt.getTime() > Date.now() + 3 * 60_000)).toBe(true);
+        expect(waiting.every((r) => r.nextAttemptAt.getTime() < Date.now() + 6.1 * 60_000)).toBe(true);
+        expect(waiting.every((r) => r.waitingSince !== null)).toBe(true);
 
         // The service comes back on the same address.
         proxy = forwardingProxy();
@@ -460,6 +466,338 @@ describe("provisioning outbox", () => {
         await worker.stop();
         if (proxy) await new Promise((resolve) => proxy!.close(resolve));
       }
+    },
+  );
+});
+
+describe("the outbox as a work queue", () => {
+  /** A REST client for the analytics server behind `proxy` (or directly), without client-side retries. */
+  async function clientFor(baseUrl: string) {
+    const creds = await loadOrCreateLocalSigmaCredentials(t.config.dataDir);
+    return new SigmaRestClient({
+      apiBaseUrl: baseUrl,
+      clientId: creds.apiClientId,
+      clientSecret: creds.apiClientSecret,
+      retryDelaysMs: [],
+    });
+  }
+  const listen = async (server: Server) => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const close = (server: Server) => new Promise((resolve) => server.close(resolve));
+  const until = async (check: () => Promise<boolean>, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return check();
+  };
+  const person = async (email: string) => {
+    const [user] = await database.db
+      .insert(users)
+      .values({ id: `queue-${email}`, name: "Queue Person", email, role: "client" })
+      .returning();
+    return user!.id;
+  };
+
+  it(
+    "two workers deliver every change exactly once and each person's changes in order",
+    { timeout: 120_000 },
+    async () => {
+      analytics ??= await startAnalytics();
+      // Every member change the BI service receives, in the order it received them.
+      const received: { memberId: string; lastName: string }[] = [];
+      const proxy = forwardingProxy((req) => {
+        if (req.method === "PATCH" && req.url?.startsWith("/v2/members/")) {
+          const chunks: Buffer[] = [];
+          req.on("data", (c: Buffer) => chunks.push(c));
+          req.on("end", () => {
+            const memberId = req.url!.split("/")[3]!;
+            received.push({ memberId, lastName: JSON.parse(Buffer.concat(chunks).toString()).lastName });
+          });
+        }
+        return false;
+      });
+      const client = await clientFor(await listen(proxy));
+      const emails = Array.from({ length: 8 }, (_, i) => `queue.order${i}@example.com`);
+      // Each person is created, then renamed five times: Edit1 … Edit5, all queued before delivery starts.
+      for (const email of emails) {
+        const userId = await person(email);
+        for (let v = 0; v <= 5; v++) {
+          await enqueueOutbox(database.db, {
+            userId,
+            kind: "member.upsert",
+            payload: {
+              email,
+              firstName: "Queue",
+              lastName: v === 0 ? "Start" : `Edit${v}`,
+              privilege: "View",
+            },
+          });
+        }
+      }
+      const direct = await clientFor(analytics.url);
+      const workers = ["one", "two"].map((name) =>
+        startProvisioningWorker({
+          db: database.db,
+          client,
+          config: t.config,
+          owner: `instance-${name}`,
+          intervalMs: 20,
+          concurrency: 3,
+        }),
+      );
+      try {
+        const mine = () =>
+          database.db
+            .select()
+            .from(provisioningRequests)
+            .where(sql`${provisioningRequests.subject} like 'queue.order%'`);
+        expect(await until(async () => (await mine()).every((r) => r.status === "done"), 60_000)).toBe(true);
+        const rowsDone = await mine();
+        expect(rowsDone).toHaveLength(48);
+        // Claimed once each: no row was taken by both workers, none was tried twice.
+        expect(rowsDone.map((r) => r.attempts)).toEqual(rowsDone.map(() => 1));
+        for (const email of emails) {
+          const members = (await direct.listAll(ZSigmaMemberSchema, "/v2/members", { email })).filter(
+            (m) => m.email === email,
+          );
+          expect(members).toHaveLength(1);
+          expect(members[0]!.lastName).toBe("Edit5");
+          const renames = received.filter((r) => r.memberId === members[0]!.memberId).map((r) => r.lastName);
+          expect(renames).toEqual(["Edit1", "Edit2", "Edit3", "Edit4", "Edit5"]);
+        }
+      } finally {
+        await Promise.all(workers.map((w) => w.stop()));
+        await close(proxy);
+      }
+    },
+  );
+
+  it("a 409 on create adopts the team or member that now exists", { timeout: 60_000 }, async () => {
+    analytics ??= await startAnalytics();
+    const direct = await clientFor(analytics.url);
+    // Someone (another instance, an earlier attempt whose answer was lost) creates the same thing
+    // between the portal's look-up and its create: the create answers 409.
+    let raced = 0;
+    const proxy = forwardingProxy((req, res) => {
+      if (req.method !== "POST" || !(req.url === "/v2/teams" || req.url === "/v2/members")) return false;
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString());
+        const made =
+          req.url === "/v2/teams"
+            ? direct.createTeam({ name: body.name })
+            : direct.createMember({ ...body, memberType: body.memberType });
+        void made.then(() => {
+          raced += 1;
+          res.writeHead(409, { "content-type": "application/json" });
+          res.end(JSON.stringify({ requestId: "r", code: "conflict", message: "It exists." }));
+        });
+      });
+      return true;
+    });
+    const client = await clientFor(await listen(proxy));
+    try {
+      const userId = await person("queue.adopt@example.com");
+      await enqueueOutbox(database.db, { kind: "team.upsert", payload: { name: "Adopted Team" } });
+      await enqueueOutbox(database.db, {
+        userId,
+        kind: "member.upsert",
+        payload: {
+          email: "queue.adopt@example.com",
+          firstName: "Ada",
+          lastName: "Adopt",
+          privilege: "View",
+          teams: ["Adopted Team"],
+        },
+      });
+      await deliverAll(client);
+      expect(raced).toBe(2);
+      const rowsAfter = await database.db
+        .select()
+        .from(provisioningRequests)
+        .where(sql`${provisioningRequests.subject} in ('team:Adopted Team', 'queue.adopt@example.com')`);
+      expect(rowsAfter.map((r) => r.status)).toEqual(["done", "done"]);
+      const member = (await direct.findMemberByEmail("queue.adopt@example.com"))!;
+      const team = (await direct.listTeams("Adopted Team")).filter((x) => x.name === "Adopted Team");
+      expect(team).toHaveLength(1);
+      expect((await direct.listTeamMembers(team[0]!.teamId)).map((m) => m.memberId)).toEqual([
+        member.memberId,
+      ]);
+    } finally {
+      await close(proxy);
+    }
+  });
+
+  it(
+    "an overloaded or failing service is never a failure: 5xx, 408 and 429 are retried until they go through",
+    { timeout: 60_000 },
+    async () => {
+      analytics ??= await startAnalytics();
+      const answers = [500, 502, 503, 408, 429, 500, 504, 500, 503, 500, 500, 500];
+      const proxy = forwardingProxy((req, res) => {
+        if (!req.url?.startsWith("/v2/members") || answers.length === 0) return false;
+        res.writeHead(answers.shift()!, { "content-type": "application/json" });
+        res.end(JSON.stringify({ requestId: "r", code: "busy", message: "Try again" }));
+        return true;
+      });
+      const client = await clientFor(await listen(proxy));
+      try {
+        const userId = await person("queue.busy@example.com");
+        await enqueueOutbox(database.db, {
+          userId,
+          kind: "member.upsert",
+          payload: { email: "queue.busy@example.com", firstName: "Bea", lastName: "Busy", privilege: "View" },
+        });
+        const row = async () =>
+          (
+            await database.db
+              .select()
+              .from(provisioningRequests)
+              .where(eq(provisioningRequests.subject, "queue.busy@example.com"))
+          )[0]!;
+        for (let round = 0; round < 30 && (await row()).status === "pending"; round++) {
+          await database.db.execute(
+            sql`update provisioning_requests set next_attempt_at = now() where subject = 'queue.busy@example.com'`,
+          );
+          const before = await row();
+          await deliverDueRequests({ db: database.db, client, config: t.config, baseDelayMs: 10 });
+          const after = await row();
+          if (after.status === "pending") {
+            // Still waiting: never failed, with the reason and since when.
+            expect(after.waitingSince).not.toBeNull();
+            expect(after.lastError).toMatch(/Sigma API (5\d\d|408|429)/);
+            expect(after.attempts).toBe(before.attempts + 1);
+          }
+        }
+        expect(answers).toHaveLength(0);
+        expect(await row()).toMatchObject({
+          status: "done",
+          attempts: 13,
+          waitingSince: null,
+          lastError: null,
+        });
+      } finally {
+        await close(proxy);
+      }
+    },
+  );
+
+  it("a claim lasts its lease: a worker that died leaves its rows to another once the lease ends", async () => {
+    analytics ??= await startAnalytics();
+    const userId = await person("queue.lease@example.com");
+    await enqueueOutbox(database.db, {
+      userId,
+      kind: "member.upsert",
+      payload: { email: "queue.lease@example.com", firstName: "Lee", lastName: "Lease", privilege: "View" },
+    });
+    const mineOnly = sql`${provisioningRequests.subject} = 'queue.lease@example.com'`;
+    // The dead worker claimed it and never answered.
+    const claimed = await database.db.execute(sql`
+      update provisioning_requests set lease_owner = 'dead', lease_expires_at = now() + interval '400 milliseconds',
+        attempts = attempts + 1 where ${mineOnly} returning id`);
+    expect((claimed as unknown as { rows: unknown[] }).rows).toHaveLength(1);
+    const client = await clientFor(analytics.url);
+    expect(await deliverDueRequests({ db: database.db, client, config: t.config, owner: "alive" })).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await deliverDueRequests({ db: database.db, client, config: t.config, owner: "alive" })).toBe(1);
+    const [row] = await database.db.select().from(provisioningRequests).where(mineOnly);
+    expect(row).toMatchObject({ status: "done", attempts: 2, leaseOwner: null });
+  });
+
+  it("stopping a worker gives back its claims at once", async () => {
+    // A service that never answers: the delivery in flight holds its claim until the worker stops.
+    const hang = createServer(() => undefined);
+    const client = await clientFor(await listen(hang));
+    const userId = await person("queue.stop@example.com");
+    await enqueueOutbox(database.db, {
+      userId,
+      kind: "member.upsert",
+      payload: { email: "queue.stop@example.com", firstName: "Stu", lastName: "Stop", privilege: "View" },
+    });
+    const mineOnly = sql`${provisioningRequests.subject} = 'queue.stop@example.com'`;
+    const worker = startProvisioningWorker({ db: database.db, client, config: t.config, intervalMs: 20 });
+    try {
+      expect(
+        await until(
+          async () =>
+            (await database.db.select().from(provisioningRequests).where(mineOnly))[0]!.leaseOwner !== null,
+          5_000,
+        ),
+      ).toBe(true);
+      await worker.stop(200);
+      const [row] = await database.db.select().from(provisioningRequests).where(mineOnly);
+      expect(row).toMatchObject({ status: "pending", leaseOwner: null, leaseExpiresAt: null });
+    } finally {
+      hang.closeAllConnections();
+      await close(hang);
+    }
+  });
+
+  it(
+    "a client deleted and added again with the same email is reactivated in the BI service and views their workbooks",
+    { timeout: 120_000 },
+    async () => {
+      analytics ??= await startAnalytics();
+      const client = await clientFor(analytics.url);
+      const wb = (
+        await t.app.inject({
+          method: "POST",
+          url: "/api/admin/addworkbook",
+          headers: admin,
+          // A workbook the analytics server has, under its own team.
+          payload: { workbook_name: DEMO_WORKBOOKS[1].workbookName, team_name: DEMO_WORKBOOKS[1].teamName },
+        })
+      ).json().data;
+      const payload = {
+        clientId: "CL-BACK",
+        firstName: "Rhea",
+        lastName: "Turner",
+        email: "rhea.turner@example.com",
+        password: "returning-client-passphrase",
+        role: "client",
+        privilege: "View",
+        workbookIds: [wb.id],
+      };
+      const first = await t.app.inject({
+        method: "POST",
+        url: "/api/admin/addclient",
+        headers: admin,
+        payload,
+      });
+      expect(first.statusCode).toBe(201);
+      await deliverAll(client);
+      await t.app.inject({
+        method: "DELETE",
+        url: `/api/admin/deleteclient/${first.json().data.client.c_id}`,
+        headers: admin,
+      });
+      await deliverAll(client);
+      expect((await client.findMemberByEmail(payload.email))?.isInactive).toBe(true);
+
+      const again = await t.app.inject({
+        method: "POST",
+        url: "/api/admin/addclient",
+        headers: admin,
+        payload,
+      });
+      expect(again.statusCode).toBe(201);
+      await deliverAll(client);
+      const member = await client.findMemberByEmail(payload.email);
+      expect(member).toMatchObject({ isInactive: false, isArchived: false });
+
+      const headers = { cookie: await t.sessionCookie(payload.email, payload.password), origin: ORIGIN };
+      const embed = await t.app.inject({
+        method: "POST",
+        url: "/api/sigma/provision-and-embed",
+        headers,
+        payload: { workbookId: wb.workbook_name },
+      });
+      expect(embed.statusCode).toBe(200);
+      const page = await fetch(embed.json().embedUrl);
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toMatch(/deactivated/);
     },
   );
 });

@@ -181,4 +181,58 @@ describe("several instances with REDIS_URL", () => {
     });
     await waitFor(async () => (await me(b, again)).statusCode === 401, 1_000, "sign-out seen after recovery");
   }, 60_000);
+
+  it("Redis stopped and started under load: no 5xx, and limits and revocation are right afterwards", async () => {
+    const cookie = await a.sessionCookie(olivia.email, olivia.password);
+    const statuses: number[] = [];
+    let running = true;
+    const load = (async () => {
+      for (let i = 0; running; i++) {
+        const instance = i % 2 ? b : a;
+        statuses.push((await me(instance, cookie)).statusCode);
+        const wrong = await instance.signIn(
+          `load.${i % 5}@example.com`,
+          "not-the-password-1",
+          `192.0.2.${i % 200}`,
+        );
+        statuses.push(wrong.statusCode);
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    await stopRedis();
+    await new Promise((r) => setTimeout(r, 1_500));
+    await startRedis();
+    await waitFor(
+      async () =>
+        (await b.app.inject({ method: "GET", url: "/readyz" })).json().status === "ready" &&
+        (await a.app.inject({ method: "GET", url: "/readyz" })).json().status === "ready",
+      15_000,
+      "both ready again",
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    running = false;
+    await load;
+    expect(statuses.length).toBeGreaterThan(20);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(new Set(statuses.filter((s) => s !== 401 && s !== 429))).toEqual(new Set([200]));
+
+    // After: the account lock counts across both instances again, and a sign-out is seen at once.
+    const { email, password } = await a.createUser("client");
+    for (let i = 0; i < 10; i++) {
+      expect(
+        (await (i % 2 ? b : a).signIn(email, `after-wrong-${i}`, `198.51.100.${i + 1}`)).statusCode,
+      ).toBe(401);
+    }
+    expect((await b.signIn(email, password, "198.51.100.77")).statusCode).toBe(429);
+    const again = cookieHeader(await a.signIn(olivia.email, olivia.password, "198.51.100.90"));
+    expect((await me(b, again)).statusCode).toBe(200);
+    await a.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-out",
+      headers: { cookie: again, origin: ORIGIN },
+    });
+    const signedOutAt = Date.now();
+    await waitFor(async () => (await me(b, again)).statusCode === 401, 1_000, "sign-out seen");
+    expect(Date.now() - signedOutAt).toBeLessThan(100);
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -6,6 +7,9 @@ import { buildApp } from "../src/app.ts";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { createTestApp } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
+
+const BIG_ASSET = `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ i })))};`;
+const BIG_LOGIN = `<!doctype html><div id="root"></div><script src="/sign-in"></script>${"<!-- pad -->".repeat(200)}`;
 
 let database: DatabaseHandle;
 let app: Awaited<ReturnType<typeof buildApp>>["app"];
@@ -24,6 +28,15 @@ beforeAll(async () => {
     '<!doctype html><div id="root"></div><script src="/sign-in"></script>',
   );
   writeFileSync(path.join(dist, "assets", "main-abc.js"), "console.log(1)");
+  // A larger built file with the compressed copies the build writes beside it.
+  for (const [file, body] of [
+    [path.join(dist, "assets", "big-abc.js"), BIG_ASSET],
+    [path.join(dist, "login.html"), BIG_LOGIN],
+  ] as const) {
+    writeFileSync(file, body);
+    writeFileSync(`${file}.br`, brotliCompressSync(body));
+    writeFileSync(`${file}.gz`, gzipSync(body));
+  }
   writeFileSync(path.join(dist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
   ({ app } = await buildApp({ config, database, webDist: dist, logger: false }));
 });
@@ -85,4 +98,49 @@ it("serves the sign-in page for the sign-in screens (decision 004), with or with
   }
   const post = await app.inject({ method: "POST", url: "/login" });
   expect(post.statusCode).toBe(404);
+});
+
+it("sends built files precompressed (brotli or gzip, as the browser accepts) and compresses larger API answers", async () => {
+  const asset = await app.inject({
+    method: "GET",
+    url: "/assets/big-abc.js",
+    headers: { "accept-encoding": "gzip, deflate, br" },
+  });
+  expect(asset.statusCode).toBe(200);
+  expect(asset.headers["content-encoding"]).toBe("br");
+  expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  expect(brotliDecompressSync(asset.rawPayload).toString()).toBe(BIG_ASSET);
+  const gz = await app.inject({
+    method: "GET",
+    url: "/assets/big-abc.js",
+    headers: { "accept-encoding": "gzip" },
+  });
+  expect(gz.headers["content-encoding"]).toBe("gzip");
+  expect(gunzipSync(gz.rawPayload).toString()).toBe(BIG_ASSET);
+  const plain = await app.inject({
+    method: "GET",
+    url: "/assets/big-abc.js",
+    headers: { "accept-encoding": "identity" },
+  });
+  expect(plain.headers["content-encoding"]).toBeUndefined();
+  expect(plain.body).toBe(BIG_ASSET);
+
+  // The sign-in page, sent by the not-found handler with sendFile, too.
+  const page = await app.inject({ method: "GET", url: "/login", headers: { "accept-encoding": "gzip, br" } });
+  expect(page.statusCode).toBe(200);
+  expect(page.headers["content-encoding"]).toBe("br");
+  expect(brotliDecompressSync(page.rawPayload).toString()).toBe(BIG_LOGIN);
+
+  // API JSON over 1 KB is compressed as it is sent; a small answer is not worth it.
+  const docs = await app.inject({
+    method: "GET",
+    url: "/api/docs/json",
+    headers: { "accept-encoding": "br" },
+  });
+  expect(docs.statusCode).toBe(200);
+  expect(docs.headers["content-encoding"]).toBe("br");
+  expect(JSON.parse(brotliDecompressSync(docs.rawPayload).toString()).openapi).toMatch(/^3\./);
+  const small = await app.inject({ method: "GET", url: "/healthz", headers: { "accept-encoding": "br" } });
+  expect(small.headers["content-encoding"]).toBeUndefined();
+  expect(small.json()).toEqual({ status: "ok" });
 });

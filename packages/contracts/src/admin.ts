@@ -138,6 +138,8 @@ const syncFields = {
   sync_status: z.enum(SYNC_STATUSES),
   /** The BI service's answer to the oldest unfinished change, when it failed or is being retried. */
   sync_error: z.string().nullable(),
+  /** Since when a pending change has been waiting for an unreachable or busy BI service (ISO time). */
+  sync_waiting_since: z.iso.datetime({ offset: true }).nullable(),
 };
 /** Whether the person has set up two-step verification (an admin can reset it after a lost device). */
 const twoFactorField = { two_factor_enabled: z.boolean() };
@@ -341,3 +343,58 @@ export type TProvisionAndEmbedResponse = z.infer<typeof ZProvisionAndEmbedRespon
 
 /** GET /api/me/workbooks — the caller's workbooks, for the sidebar. */
 export const ZMyWorkbooksResponseSchema = z.array(ZWorkbookSchema);
+
+// ---- BI sync (/admin/sync): the changes on their way to the BI service ----
+
+export const SYNC_KINDS = ["member.upsert", "member.deactivate", "team.upsert"] as const;
+
+/** One change not yet delivered to the BI service, or refused by it (DEVIATIONS D44). */
+export const ZSyncItemSchema = z.object({
+  id: z.string(),
+  kind: z.enum(SYNC_KINDS),
+  /** The BI member's email or the team's name. */
+  subject: z.string(),
+  /** The client or employee it concerns, while they exist. */
+  person: z
+    .object({
+      type: z.enum(["client", "employee"]),
+      id: z.number().int(),
+      business_id: z.string(),
+      name: z.string(),
+    })
+    .nullable(),
+  /** pending: on its way (maybe waiting for the BI service); failed: refused by the BI service. */
+  status: z.enum(["pending", "failed"]),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  next_attempt_at: z.string(),
+  waiting_since: z.string().nullable(),
+  /** A worker is delivering it right now. */
+  in_flight: z.boolean(),
+  created_at: z.string(),
+});
+export type TSyncItem = z.infer<typeof ZSyncItemSchema>;
+
+export const SYNC_FILTERS = ["all", "failed", "waiting"] as const;
+export const ZSyncListQuerySchema = z.object({
+  limit: queryNumber("limit", 1, MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}.`).default(
+    DEFAULT_PAGE_SIZE,
+  ),
+  offset: queryNumber("offset", 0, 10_000_000, "offset is too large.").default(0),
+  status: z.enum(SYNC_FILTERS, { error: `status must be one of ${SYNC_FILTERS.join(", ")}.` }).default("all"),
+});
+export type TSyncListQuery = z.input<typeof ZSyncListQuerySchema>;
+
+/** The queue at a glance, and whether the BI service answers right now. */
+export const ZSyncOverviewSchema = z.object({
+  reachable: z.boolean(),
+  checked_at: z.string(),
+  pending: z.number().int(),
+  waiting: z.number().int(),
+  failed: z.number().int(),
+  waiting_since: z.string().nullable(),
+});
+export type TSyncOverview = z.infer<typeof ZSyncOverviewSchema>;
+
+export const ZSyncRetryResponseSchema = z.object({ message: z.string(), requeued: z.number().int() });
+export type TSyncRetryResponse = z.infer<typeof ZSyncRetryResponseSchema>;

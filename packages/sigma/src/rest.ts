@@ -39,6 +39,8 @@ export interface SigmaRestClientOptions {
   clientSecret: string;
   fetch?: typeof fetch;
   retryDelaysMs?: readonly number[];
+  /** Each HTTP call is abandoned after this long (a `TimeoutError`), so a hung service never holds work. */
+  timeoutMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
@@ -55,6 +57,7 @@ export class SigmaRestClient {
     this.#o = {
       fetch: options.fetch ?? globalThis.fetch,
       retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+      timeoutMs: options.timeoutMs ?? 15_000,
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       now: options.now ?? Date.now,
       apiBaseUrl: options.apiBaseUrl.replace(/\/+$/, ""),
@@ -90,7 +93,7 @@ export class SigmaRestClient {
 
   async #send(url: string, init: RequestInit): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
-      const res = await this.#o.fetch(url, init);
+      const res = await this.#o.fetch(url, { ...init, signal: AbortSignal.timeout(this.#o.timeoutMs) });
       const delay = this.#o.retryDelaysMs[attempt];
       if ((res.status === 429 || res.status === 503) && delay !== undefined) {
         await res.body?.cancel();
@@ -190,6 +193,15 @@ export class SigmaRestClient {
   }
   async updateTeamMembers(teamId: string, body: TSigmaUpdateTeamMembers): Promise<void> {
     await this.request(z.unknown(), "PATCH", `/v2/teams/${encodeURIComponent(teamId)}/members`, { body });
+  }
+  /** One cheap authenticated call: true when the service answers it. */
+  async ping(): Promise<boolean> {
+    try {
+      await this.request(pageOf(ZSigmaTeamSchema), "GET", "/v2/teams", { query: { limit: 1 } });
+      return true;
+    } catch {
+      return false;
+    }
   }
   listWorkbooks(): Promise<TSigmaWorkbook[]> {
     return this.listAll(ZSigmaWorkbookSchema, "/v2/workbooks");

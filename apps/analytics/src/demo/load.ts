@@ -128,7 +128,7 @@ function* joined(lines: string[]): Generator<string> {
   if (chunk) yield chunk;
 }
 
-const CLIENT_TABLES: { key: keyof ClientRows; table: string; columns: string[] }[] = [
+export const CLIENT_TABLES: { key: keyof ClientRows; table: string; columns: string[] }[] = [
   { key: "households", table: "demo.households", columns: ["household_id", "client_id", "name"] },
   {
     key: "clients",

@@ -112,8 +112,14 @@ export function clientIdOf(index: number): string {
   return `CL-${1001 + index}`;
 }
 
-export function clientProfile(seed: number, index: number): ClientProfile {
-  const clientId = clientIdOf(index);
+/**
+ * The profile of the demo client at `index`, or — given `portalClientId` — of a client the portal added under
+ * an id the demo data does not have: deterministic from that id, so the same client always gets the same
+ * portfolio (embed/portal-clients.ts).
+ */
+export function clientProfile(seed: number, index: number, portalClientId?: string): ClientProfile {
+  const clientId = portalClientId ?? clientIdOf(index);
+  const tag = portalClientId ?? String(1001 + index);
   const demo = DEMO_CLIENTS.find((c) => c.clientId === clientId);
   const fixed = FIXED_PROFILES[clientId];
   if (demo && fixed) {
@@ -135,11 +141,11 @@ export function clientProfile(seed: number, index: number): ClientProfile {
   const total = weights.reduce((a, b) => a + b, 0);
   return {
     clientId,
-    householdId: `HH-${1001 + index}`,
+    householdId: `HH-${tag}`,
     householdName: `${lastName} Household`,
     firstName,
     lastName,
-    email: `${firstName}.${lastName}.${1001 + index}@example.com`.toLowerCase(),
+    email: `${firstName}.${lastName}.${tag}@example.com`.toLowerCase(),
     riskProfile: retiree ? rng.pick(["conservative", "moderate"] as const) : rng.pick(RISK_PROFILES),
     state: state.code,
     stateRate: state.rate,
@@ -236,8 +242,10 @@ export function simulateClient(
   index: number,
   ids: IdCounters,
   asOf: string,
+  /** A client the portal added under an id the demo data does not have (see clientProfile). */
+  portalClientId?: string,
 ): ClientRows {
-  const p = clientProfile(seed, index);
+  const p = clientProfile(seed, index, portalClientId);
   const rng = new Prng(seed, "activity", p.clientId);
   const cal = market.calendar;
   const out: ClientRows = {

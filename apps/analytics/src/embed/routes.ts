@@ -19,6 +19,7 @@ import {
 } from "./members.ts";
 import { embedCsp, renderEmbedHead, renderEmbedTail, renderErrorPage } from "./page.ts";
 import { EmbedError, consumeJti, pruneUsedJtis, verifyEmbedToken } from "./verify.ts";
+import { ensurePortalClients } from "../demo/portal-clients.ts";
 
 interface EmbedDeps {
   config: AnalyticsConfig;
@@ -68,6 +69,17 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
     try {
       const token = typeof query[":jwt"] === "string" ? (query[":jwt"] as string) : undefined;
       const { claims, kid } = await verifyEmbedToken(token, config.embedClients);
+      // The portal is the system of record for people: a client's own token names them; every client id
+      // the token grants has its own portfolio (demo/portal-clients.ts).
+      const own = claims.user_attributes?.client_id?.trim();
+      await ensurePortalClients(db, [
+        ...(own && !own.includes(",")
+          ? [{ clientId: own, firstName: claims.first_name, lastName: claims.last_name, email: claims.sub }]
+          : []),
+        ...clientIdsFromAttributes(claims.user_attributes)
+          .filter((id) => id !== own)
+          .map((clientId) => ({ clientId })),
+      ]);
       const parsed = parseWorkbookName(request.params.workbookName);
       const definition = parsed ? workbooks.get(parsed.urlId) : undefined;
       // One transaction, one commit: consume the jti, create or update the user, decide, open a session.

@@ -275,6 +275,8 @@ export function registerRestRoutes(
              last_name = coalesce($4, last_name),
              email = coalesce($5, email),
              is_archived = coalesce($6, is_archived),
+             -- isArchived: false reactivates a member that DELETE deactivated (Sigma: PATCH /v2/members/{id}).
+             is_inactive = case when $6 = false then false else is_inactive end,
              updated_at = now()
            where member_id = $1 returning *`,
             [

@@ -5,7 +5,7 @@ import type { Database, Transaction } from "../db/client.ts";
 import { accounts, clients, employees, sessions, users } from "../db/schema.ts";
 import type { ApiErrorCode } from "../lib/error-codes.ts";
 import { AppError } from "../lib/errors.ts";
-import { hashPassword, passwordProblem, type PasswordOwner } from "./password.ts";
+import { hashPassword, passwordProblem, verifyPassword, type PasswordOwner } from "./password.ts";
 
 /**
  * The accounts module: every sign-in account the portal creates and every password it sets goes through
@@ -105,7 +105,8 @@ export interface EnsureUserInput {
 
 /**
  * Creates a sign-in account with a password credential, or (with resetExisting) resets an
- * existing one's password and role, re-enables it and ends its sessions. Server-side only
+ * existing one's password and role, re-enables it and ends its sessions; an account that already has
+ * that password and role, and is enabled, is left as it is ("unchanged"). Server-side only
  * (ADMIN_EMAIL, admin:create, the demo seed). Answers what it did and the account's id.
  */
 export async function ensureUser(
@@ -117,6 +118,20 @@ export async function ensureUser(
   if (existing && !input.resetExisting) return { status: "unchanged", userId: existing.id };
   const problem = passwordProblem(input.password, { email, name: input.name });
   if (problem) throw new AppError(400, `${input.email}: ${problem}`, PASSWORD_POLICY);
+  // Already so (every instance of a deployment ensures ADMIN_EMAIL at boot): nothing to reset, and the
+  // admin's sessions are not ended by an instance restarting.
+  if (existing && existing.role === input.role && !existing.banned) {
+    const [credential] = await db
+      .select({ password: accounts.password })
+      .from(accounts)
+      .where(and(eq(accounts.userId, existing.id), eq(accounts.providerId, "credential")));
+    if (
+      credential?.password &&
+      (await verifyPassword({ hash: credential.password, password: input.password }))
+    ) {
+      return { status: "unchanged", userId: existing.id };
+    }
+  }
   const passwordHash = await hashPassword(input.password);
 
   if (!existing) {

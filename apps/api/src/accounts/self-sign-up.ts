@@ -1,8 +1,9 @@
 import type { TSelfSignUpRole } from "@portal/contracts";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { recordAudit, type AuditSource } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
-import { provisioningRequests, users } from "../db/schema.ts";
+import { users } from "../db/schema.ts";
+import { enqueueOutbox } from "../outbox/requests.ts";
 
 /**
  * Records a self-registered person's name and editor/author role and queues their analytics (BI) member,
@@ -22,28 +23,15 @@ export async function queueSelfSignUpProvisioning(
       .from(users)
       .where(eq(users.id, person.userId));
     await tx.update(users).set({ role: input.role, name: input.name }).where(eq(users.id, person.userId));
-    const payload = { name: input.name, email: person.email, role: input.role };
-    const [pending] = await tx
-      .select({ id: provisioningRequests.id })
-      .from(provisioningRequests)
-      .where(
-        and(
-          eq(provisioningRequests.userId, person.userId),
-          eq(provisioningRequests.kind, "member.upsert"),
-          eq(provisioningRequests.status, "pending"),
-        ),
-      );
-    let id: string;
-    if (pending) {
-      await tx.update(provisioningRequests).set({ payload }).where(eq(provisioningRequests.id, pending.id));
-      id = pending.id;
-    } else {
-      const [created] = await tx
-        .insert(provisioningRequests)
-        .values({ userId: person.userId, kind: "member.upsert", payload })
-        .returning({ id: provisioningRequests.id });
-      id = created!.id;
-    }
+    const id = await enqueueOutbox(
+      tx,
+      {
+        userId: person.userId,
+        kind: "member.upsert",
+        payload: { name: input.name, email: person.email, role: input.role },
+      },
+      { replacePending: true },
+    );
     await recordAudit(tx, {
       action: "user.provision_requested",
       outcome: "success",

@@ -22,11 +22,11 @@ import {
   accountStateColumns,
   auditActor,
   prefixSearch,
-  enqueueProvisioning,
   rethrowConflict,
   rows,
   type Actor,
 } from "./shared.ts";
+import { enqueueOutbox } from "../outbox/requests.ts";
 
 type ListQuery = z.output<typeof ZClientListQuerySchema>;
 type AddInput = z.output<typeof ZAddClientRequestSchema>;
@@ -203,7 +203,7 @@ export async function deleteClient(db: Database, cId: number, actor: Actor): Pro
     await disableSignIn(tx, removed.userId, "Client deleted");
     // The client's employees lose the teams they had only through this client.
     await queueMemberUpserts(tx, employeesToUpdate);
-    await enqueueProvisioning(tx, {
+    await enqueueOutbox(tx, {
       userId: removed.userId,
       kind: "member.deactivate",
       payload: { email: removed.email },

@@ -16,11 +16,11 @@ import {
   accountStateColumns,
   auditActor,
   prefixSearch,
-  enqueueProvisioning,
   rethrowConflict,
   rows,
   type Actor,
 } from "./shared.ts";
+import { enqueueOutbox } from "../outbox/requests.ts";
 
 type ListQuery = z.output<typeof ZEmployeeListQuerySchema>;
 type AddInput = z.output<typeof ZAddEmployeeRequestSchema>;
@@ -186,7 +186,7 @@ export async function deleteEmployee(db: Database, eId: number, actor: Actor): P
     const [removed] = await tx.delete(employees).where(eq(employees.eId, eId)).returning();
     if (!removed || !before) throw notFound("Employee not found.");
     await disableSignIn(tx, removed.userId, "Employee deleted");
-    await enqueueProvisioning(tx, {
+    await enqueueOutbox(tx, {
       userId: removed.userId,
       kind: "member.deactivate",
       payload: { email: removed.email },

@@ -4,7 +4,8 @@ import { embedIdentityForUser } from "../access/embed-identity.ts";
 import type { Transaction } from "../db/client.ts";
 import { clients, users, workbooks } from "../db/schema.ts";
 import { AppError } from "../lib/errors.ts";
-import { enqueueProvisioning, rows } from "./shared.ts";
+import { rows } from "./shared.ts";
+import { enqueueOutbox } from "../outbox/requests.ts";
 
 export async function setDisplayName(tx: Transaction, userId: string, firstName: string, lastName: string) {
   await tx
@@ -98,7 +99,7 @@ export async function queueMemberUpserts(tx: Transaction, userIds: string[], for
   const managedTeams = await portalTeams(tx, formerTeams);
   for (const userId of userIds) {
     const payload = await memberUpsertPayload(tx, userId, formerTeams, managedTeams);
-    if (payload) await enqueueProvisioning(tx, { userId, kind: "member.upsert", payload });
+    if (payload) await enqueueOutbox(tx, { userId, kind: "member.upsert", payload });
   }
 }
 

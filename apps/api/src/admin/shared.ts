@@ -1,8 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AuditSource } from "../audit/audit.ts";
-import type { Executor } from "../db/client.ts";
-import { provisioningRequests } from "../db/schema.ts";
 import { AppError } from "../lib/errors.ts";
 
 /** Who is making an admin change, and from where: goes into every audit row. */
@@ -29,18 +27,6 @@ export function auditActor(actor: Actor) {
     userAgent: actor.userAgent ?? null,
     requestId: actor.requestId ?? null,
   };
-}
-
-export type ProvisioningKind = "member.upsert" | "member.deactivate" | "team.upsert" | "team.delete";
-
-/** Records work for the BI service in the caller's transaction; the provisioning worker delivers it. */
-export async function enqueueProvisioning(
-  tx: Executor,
-  entry: { userId?: string | null; kind: ProvisioningKind; payload: Record<string, unknown> },
-) {
-  await tx
-    .insert(provisioningRequests)
-    .values({ userId: entry.userId ?? null, kind: entry.kind, payload: entry.payload });
 }
 
 const escapeLike = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -112,7 +98,8 @@ export function rows<T>(result: unknown): T[] {
 
 /**
  * The list columns every client and employee row carries about its sign-in account `userId` (a column of
- * the row): whether its changes reached the BI service (`sync_status`, `sync_error`, DEVIATIONS D29) and
+ * the row): whether its changes reached the BI service (`sync_status`, `sync_error`,
+ * `sync_waiting_since`, DEVIATIONS D29) and
  * whether two-step verification is set up (D32).
  */
 export function accountStateColumns(userId: SQL): SQL {
@@ -122,6 +109,9 @@ export function accountStateColumns(userId: SQL): SQL {
          from provisioning_requests p where p.user_id = ${userId}) as sync_status,
       (select p.last_error from provisioning_requests p
         where p.user_id = ${userId} and p.status <> 'done' and p.last_error is not null
-        order by p.created_at limit 1) as sync_error,
+        order by p.seq limit 1) as sync_error,
+      (select to_char(min(p.waiting_since) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+         from provisioning_requests p
+        where p.user_id = ${userId} and p.status = 'pending') as sync_waiting_since,
       (select u.two_factor_enabled from users u where u.id = ${userId}) as two_factor_enabled`;
 }

@@ -1,11 +1,14 @@
-import { and, eq } from "drizzle-orm";
+import type { TSyncItem, TSyncListQuery, TSyncOverview, ZSyncListQuerySchema } from "@portal/contracts";
+import type { SigmaRestClient } from "@portal/sigma";
+import { eq, sql, type SQL } from "drizzle-orm";
+import type { z } from "zod";
 import { recordAudit } from "../audit/audit.ts";
 import { resetTwoFactor } from "../auth/two-factor.ts";
-import type { Database, Executor } from "../db/client.ts";
-import { clients, employees, provisioningRequests } from "../db/schema.ts";
+import type { Database, Executor, Transaction } from "../db/client.ts";
+import { clients, employees } from "../db/schema.ts";
 import { notFound } from "../lib/errors.ts";
 import { memberUpsertPayload } from "./people.ts";
-import { auditActor, type Actor } from "./shared.ts";
+import { auditActor, rows, type Actor } from "./shared.ts";
 
 /** A client or an employee, by the id the admin pages use. */
 export type PersonTarget = { type: "client"; cId: number } | { type: "employee"; eId: number };
@@ -21,32 +24,155 @@ async function signInAccountOf(db: Executor, target: PersonTarget): Promise<stri
 }
 
 /**
- * Puts a client's or employee's failed BI changes back in the queue, to be sent at once and in
- * their original order. A failed member update is re-sent with the person's state as it is now (it
- * always carries the complete state), so fixing the cause — a workbook's team, a name — and retrying
- * is enough. Answers how many were re-queued.
+ * Puts failed BI changes (`which`) back in the queue, due at once and in their original order. A failed
+ * member update of someone who still exists is re-sent with their state as it is now (it always carries
+ * the complete state), so fixing the cause (a workbook's team, a name) and retrying is enough. Rows of
+ * deleted people and team changes go again as they were. Answers the ids re-queued.
  */
+async function requeue(tx: Transaction, which: SQL): Promise<string[]> {
+  const failedUpserts = rows<{ user_id: string }>(
+    await tx.execute(sql`
+      select distinct user_id from provisioning_requests
+       where ${which} and kind = 'member.upsert' and user_id is not null`),
+  );
+  for (const { user_id: userId } of failedUpserts) {
+    const current = await memberUpsertPayload(tx, userId);
+    if (!current) continue;
+    await tx.execute(sql`
+      update provisioning_requests set payload = ${JSON.stringify(current)}::jsonb
+       where ${which} and kind = 'member.upsert' and user_id = ${userId}`);
+  }
+  const requeued = rows<{ id: string }>(
+    await tx.execute(sql`
+      update provisioning_requests
+         set status = 'pending', next_attempt_at = now(), updated_at = now()
+       where ${which}
+      returning id`),
+  );
+  return requeued.map((r) => r.id);
+}
+
+/** A client's or employee's failed BI changes, back in the queue (Retry on the lists and edit screens). */
 export async function retryFailedSync(db: Database, target: PersonTarget, actor: Actor): Promise<number> {
   return db.transaction(async (tx) => {
     const userId = await signInAccountOf(tx, target);
-    const failed = and(eq(provisioningRequests.userId, userId), eq(provisioningRequests.status, "failed"));
-    const current = await memberUpsertPayload(tx, userId);
-    if (current) {
-      await tx
-        .update(provisioningRequests)
-        .set({ payload: current })
-        .where(and(failed, eq(provisioningRequests.kind, "member.upsert")));
-    }
-    const requeued = await tx
-      .update(provisioningRequests)
-      .set({ status: "pending", nextAttemptAt: new Date() })
-      .where(failed)
-      .returning({ id: provisioningRequests.id });
+    const requeued = await requeue(tx, sql`status = 'failed' and user_id = ${userId}`);
     await recordAudit(tx, {
       action: `${target.type}.sync_retried`,
       outcome: "success",
       targetType: target.type,
       targetId: String(target.type === "client" ? target.cId : target.eId),
+      details: { requeued: requeued.length },
+      ...auditActor(actor),
+    });
+    return requeued.length;
+  });
+}
+
+const ISO = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const FILTERS: Record<TSyncListQuery["status"] & string, SQL> = {
+  all: sql`p.status <> 'done'`,
+  failed: sql`p.status = 'failed'`,
+  waiting: sql`p.status = 'pending' and p.waiting_since is not null`,
+};
+
+/**
+ * The changes not yet delivered to the BI service, or refused by it, oldest first (the queue's order):
+ * a page of them and how many there are. Both use the index of undelivered rows, so a page stays fast
+ * however long the history of delivered ones.
+ */
+export async function listSync(db: Database, query: z.output<typeof ZSyncListQuerySchema>) {
+  const where = FILTERS[query.status];
+  const found = rows<Record<string, unknown>>(
+    await db.execute(sql`
+      select p.id, p.kind, p.subject, p.status, p.attempts::int as attempts, p.last_error,
+             ${ISO(sql`p.next_attempt_at`)} as next_attempt_at, ${ISO(sql`p.waiting_since`)} as waiting_since,
+             ${ISO(sql`p.created_at`)} as created_at,
+             coalesce(p.lease_expires_at > now(), false) as in_flight,
+             c.c_id, c.client_id, c.first_name as c_first, c.last_name as c_last,
+             e.e_id, e.employee_id, e.first_name as e_first, e.last_name as e_last
+        from provisioning_requests p
+        left join clients c on c.user_id = p.user_id
+        left join employees e on e.user_id = p.user_id
+       where ${where}
+       order by p.seq
+       limit ${query.limit} offset ${query.offset}`),
+  );
+  const [count] = rows<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from provisioning_requests p where ${where}`),
+  );
+  const items: TSyncItem[] = found.map((r) => ({
+    id: r.id as string,
+    kind: r.kind as TSyncItem["kind"],
+    subject: (r.subject as string).replace(/^team:/, ""),
+    person:
+      r.c_id != null
+        ? {
+            type: "client",
+            id: r.c_id as number,
+            business_id: r.client_id as string,
+            name: `${r.c_first} ${r.c_last}`,
+          }
+        : r.e_id != null
+          ? {
+              type: "employee",
+              id: r.e_id as number,
+              business_id: r.employee_id as string,
+              name: `${r.e_first} ${r.e_last}`,
+            }
+          : null,
+    status: r.status as TSyncItem["status"],
+    attempts: r.attempts as number,
+    last_error: (r.last_error as string | null) ?? null,
+    next_attempt_at: r.next_attempt_at as string,
+    waiting_since: (r.waiting_since as string | null) ?? null,
+    in_flight: r.in_flight as boolean,
+    created_at: r.created_at as string,
+  }));
+  return { items, total: count!.n };
+}
+
+/** The queue at a glance, and whether the BI service answers right now (one cheap call). */
+export async function syncOverview(db: Database, client: SigmaRestClient): Promise<TSyncOverview> {
+  const [counts] = rows<{ pending: number; waiting: number; failed: number; waiting_since: string | null }>(
+    await db.execute(sql`
+      select count(*) filter (where status = 'pending')::int as pending,
+             count(*) filter (where status = 'pending' and waiting_since is not null)::int as waiting,
+             count(*) filter (where status = 'failed')::int as failed,
+             ${ISO(sql`min(waiting_since)`)} as waiting_since
+        from provisioning_requests where status <> 'done'`),
+  );
+  const reachable = await client.ping();
+  return { reachable, checked_at: new Date().toISOString(), ...counts! };
+}
+
+/**
+ * Retry on /admin/sync: one change (failed, or waiting out a backoff) goes again at once. A delivered
+ * or unknown change is a 404 in the admin's words.
+ */
+export async function retrySyncItem(db: Database, id: string, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const requeued = await requeue(tx, sql`id = ${id} and status <> 'done'`);
+    if (requeued.length === 0) throw notFound("This change is not waiting to be sent any more.");
+    await recordAudit(tx, {
+      action: "sync.retried",
+      outcome: "success",
+      targetType: "sync",
+      targetId: id,
+      ...auditActor(actor),
+    });
+  });
+}
+
+/** Retry all failed on /admin/sync. Answers how many were re-queued. */
+export async function retryAllFailedSync(db: Database, actor: Actor): Promise<number> {
+  return db.transaction(async (tx) => {
+    const requeued = await requeue(tx, sql`status = 'failed'`);
+    await recordAudit(tx, {
+      action: "sync.retried_all",
+      outcome: "success",
+      targetType: "sync",
       details: { requeued: requeued.length },
       ...auditActor(actor),
     });

@@ -6,14 +6,8 @@ import type { Database, Executor } from "../db/client.ts";
 import { workbooks } from "../db/schema.ts";
 import { AppError, notFound } from "../lib/errors.ts";
 import { peopleSeeingWorkbook, queueMemberUpserts } from "./people.ts";
-import {
-  auditActor,
-  containsPattern,
-  enqueueProvisioning,
-  rethrowConflict,
-  rows,
-  type Actor,
-} from "./shared.ts";
+import { auditActor, containsPattern, rethrowConflict, rows, type Actor } from "./shared.ts";
+import { enqueueOutbox } from "../outbox/requests.ts";
 
 type ListQuery = z.output<typeof ZWorkbookListQuerySchema>;
 
@@ -99,7 +93,7 @@ export async function addWorkbook(db: Database, input: TWorkbookInput, actor: Ac
         .values({ workbookName: input.workbook_name, teamName: input.team_name })
         .returning();
       const workbook = toWorkbook(row!);
-      await enqueueProvisioning(tx, { kind: "team.upsert", payload: { name: workbook.team_name } });
+      await enqueueOutbox(tx, { kind: "team.upsert", payload: { name: workbook.team_name } });
       await recordAudit(tx, {
         action: "workbook.created",
         outcome: "success",
@@ -134,7 +128,7 @@ export async function editWorkbook(
         .returning();
       const workbook = toWorkbook(row!);
       if (before.teamName !== workbook.team_name) {
-        await enqueueProvisioning(tx, {
+        await enqueueOutbox(tx, {
           kind: "team.upsert",
           payload: { name: workbook.team_name, previousName: before.teamName, workbookId: id },
         });

@@ -31,10 +31,13 @@ export const AUDIT_ACTIONS = [
   "employee.updated",
   "employee.deleted",
   "employee.sync_retried",
+  "sync.retried",
+  "sync.retried_all",
   "workbook.created",
   "workbook.updated",
   "workbook.deleted",
   "embed.issued",
+  "embed.view_as",
   "embed.denied",
   /** A signed-in person was refused a protected resource (403). */
   "access.denied",

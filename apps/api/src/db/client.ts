@@ -39,6 +39,9 @@ export function fromPglite(client: PGlite): DatabaseHandle {
   };
 }
 
+/** The advisory lock key under which one instance at a time applies migrations. */
+const MIGRATION_LOCK = 72_431_011;
+
 export function fromPostgres(url: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection that the server ends (restart, failover, admin command) is reported here; the
@@ -51,8 +54,18 @@ export function fromPostgres(url: string): DatabaseHandle {
     migrate: async () => {
       // An up-to-date database needs nothing, and drizzle's migrator would still try to create its schema
       // and table: refused to a role that does not own the tables (README: running under a separate role).
-      if (await migrationsApplied(db as unknown as Database, countMigrations()).catch(() => false)) return;
-      await migrateNodePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      const upToDate = () =>
+        migrationsApplied(db as unknown as Database, countMigrations()).catch(() => false);
+      if (await upToDate()) return;
+      // Instances starting together: one migrates while the others wait on the lock, then find it done.
+      const lock = await pool.connect();
+      try {
+        await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+        if (!(await upToDate())) await migrateNodePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      } finally {
+        await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+        lock.release();
+      }
     },
     ping: async () => {
       await pool.query("select 1");

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  bigserial,
   boolean,
   index,
   integer,
@@ -197,8 +198,10 @@ export const auditChainHead = pgTable("audit_chain_head", {
 });
 
 /**
- * Durable record of work to send to the BI service (Sigma or the built-in analytics server).
- * Written in the same transaction as the change that causes it; a worker delivers it with retries.
+ * Durable record of work to send to the BI service (Sigma or the built-in analytics server): a leased
+ * work queue. Written in the same transaction as the change that causes it; any instance's worker claims
+ * a due row (`FOR UPDATE SKIP LOCKED`, a lease until `lease_expires_at`), delivers it and settles it.
+ * Rows of one person (`user_id`) or one BI member or team (`subject`) go strictly in `seq` order.
  */
 export const provisioningRequests = pgTable(
   "provisioning_requests",
@@ -206,18 +209,40 @@ export const provisioningRequests = pgTable(
     id: uuid("id")
       .primaryKey()
       .default(sql`gen_random_uuid()`),
+    /** Queue order: a row waits while an earlier row of the same person or subject is not delivered. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The BI member's email (lower case) or `team:<name>`: the thing in the BI service the row changes. */
+    subject: text("subject").notNull(),
     kind: text("kind").notNull(),
     payload: jsonb("payload").notNull(),
+    /** pending (to deliver, maybe waiting for the BI service), done, or failed (refused by the BI service). */
     status: text("status").notNull().default("pending"),
+    /** Deliveries started (claims). */
     attempts: bigint("attempts", { mode: "number" }).notNull().default(0),
     lastError: text("last_error"),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Since when the row has been waiting for an unreachable or overloaded BI service; null otherwise. */
+    waitingSince: timestamp("waiting_since", { withTimezone: true }),
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     index("provisioning_requests_status_idx").on(t.status, t.nextAttemptAt),
     index("provisioning_requests_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("provisioning_requests_seq_idx").on(t.seq),
+    // The queue's own lookups touch only rows not yet delivered, however long the history grows.
+    index("provisioning_requests_open_idx")
+      .on(t.seq)
+      .where(sql`status <> 'done'`),
+    index("provisioning_requests_open_subject_idx")
+      .on(t.subject, t.seq)
+      .where(sql`status <> 'done'`),
+    index("provisioning_requests_open_user_idx")
+      .on(t.userId, t.seq)
+      .where(sql`status <> 'done'`),
   ],
 );
 

@@ -18,21 +18,38 @@ import {
   ZWorkbookMutationResponseSchema,
   ZTwoFactorResetResponseSchema,
   ZWorkbookSchema,
+  ZSyncItemSchema,
+  ZSyncListQuerySchema,
+  ZSyncOverviewSchema,
+  ZSyncRetryResponseSchema,
+  ZProvisionAndEmbedRequestSchema,
+  ZProvisionAndEmbedResponseSchema,
   pathId,
   type TEmbedData,
 } from "@portal/contracts";
+import { eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { embedIdentityForUser } from "../access/embed-identity.ts";
 import { addClient, deleteClient, editClient, listClients } from "../admin/clients.ts";
 import { addEmployee, deleteEmployee, editEmployee, listEmployees } from "../admin/employees.ts";
-import { actorOf, setPageHeaders } from "../admin/shared.ts";
-import { resetPersonTwoFactor, retryFailedSync } from "../admin/sync.ts";
+import { actorOf, auditActor, setPageHeaders } from "../admin/shared.ts";
+import {
+  listSync,
+  resetPersonTwoFactor,
+  retryAllFailedSync,
+  retryFailedSync,
+  retrySyncItem,
+  syncOverview,
+} from "../admin/sync.ts";
 import { addWorkbook, deleteWorkbook, editWorkbook, listWorkbooks } from "../admin/workbooks.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
+import { clients } from "../db/schema.ts";
+import { notFound } from "../lib/errors.ts";
 import { requireRole } from "../plugins/authenticate.ts";
 import type { Embedder } from "../sigma/embedder.ts";
+import type { SigmaRestClient } from "@portal/sigma";
 
 const idParam = (name: string) => z.object({ [name]: pathId(name) });
 
@@ -47,13 +64,18 @@ const errors = {
 export interface AdminRoutesOptions {
   db: Database;
   embedder: Embedder;
+  /** The BI service's REST API (its reachability on /admin/sync). */
+  biClient: SigmaRestClient;
 }
 
 /**
  * The back office API, with the spec's exact paths, methods and field names (spec §7). Admin only:
  * 401 without a session or bearer token, 403 for any other role.
  */
-export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, embedder }) => {
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
+  app,
+  { db, embedder, biClient },
+) => {
   // Before the body is parsed or validated (authorization before validation): 401, then 403, then 400.
   app.addHook("onRequest", requireRole("admin"));
 
@@ -266,6 +288,101 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         actorOf(request),
       );
       return { message: requeued > 0 ? "Sync retry queued." : "Nothing to retry.", requeued };
+    },
+  );
+
+  // ---- View as client: an admin sees exactly what a client sees, read-only (issue 12, D48) ----
+
+  app.post(
+    "/api/admin/viewasclient/:c_id",
+    {
+      schema: {
+        tags: ["clients"],
+        params: idParam("c_id"),
+        body: ZProvisionAndEmbedRequestSchema,
+        response: { 200: ZProvisionAndEmbedResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const cId = request.params.c_id as number;
+      const [client] = await db
+        .select({ userId: clients.userId, clientId: clients.clientId })
+        .from(clients)
+        .where(eq(clients.cId, cId));
+      if (!client) throw notFound("Client not found.");
+      const identity = await embedIdentityForUser(db, client.userId);
+      const workbook = identity?.workbooks.find((w) => w.workbookName === request.body.workbookId);
+      if (!identity || !workbook) throw notFound("This workbook is not assigned to the client.");
+      // The client's own identity and data, but never more than viewing: the embed is minted read-only.
+      const minted = await embedder.mint({ ...identity.user, privilege: "View" }, workbook.workbookName);
+      await recordAudit(db, {
+        action: "embed.view_as",
+        outcome: "success",
+        targetType: "client",
+        targetId: String(cId),
+        details: {
+          clientId: client.clientId,
+          embedUser: identity.user.email,
+          workbook: workbook.workbookName,
+          jti: minted.jti,
+          expiresAt: minted.expiresAt.toISOString(),
+        },
+        ...auditActor(actor),
+      });
+      return reply.header("cache-control", "no-store").send({ embedUrl: minted.url });
+    },
+  );
+
+  // ---- BI sync (/admin/sync): every change not yet delivered to the BI service, or refused by it ----
+
+  app.get(
+    "/api/admin/sync",
+    {
+      schema: {
+        tags: ["sync"],
+        querystring: ZSyncListQuerySchema,
+        response: { 200: z.array(ZSyncItemSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const page = await listSync(db, request.query);
+      setPageHeaders(request, reply, {
+        total: page.total,
+        limit: request.query.limit,
+        offset: request.query.offset,
+      });
+      return page.items;
+    },
+  );
+  app.get(
+    "/api/admin/sync/status",
+    { schema: { tags: ["sync"], response: { 200: ZSyncOverviewSchema, ...errors } } },
+    async () => syncOverview(db, biClient),
+  );
+  app.post(
+    "/api/admin/sync/retry-failed",
+    { schema: { tags: ["sync"], response: { 200: ZSyncRetryResponseSchema, ...errors } } },
+    async (request) => {
+      const requeued = await retryAllFailedSync(db, actorOf(request));
+      return {
+        message: requeued > 0 ? `${requeued} failed changes queued again.` : "Nothing to retry.",
+        requeued,
+      };
+    },
+  );
+  app.post(
+    "/api/admin/sync/:id/retry",
+    {
+      schema: {
+        tags: ["sync"],
+        params: z.object({ id: z.uuid({ error: "id must be the id of a change on /admin/sync." }) }),
+        response: { 200: ZSyncRetryResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await retrySyncItem(db, request.params.id, actorOf(request));
+      return { message: "Sync retry queued.", requeued: 1 };
     },
   );
 

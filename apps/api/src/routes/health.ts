@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { migrationsApplied, type DatabaseHandle } from "../db/client.ts";
+import type { Lifecycle } from "../app.ts";
 import type { SharedStore } from "../lib/redis.ts";
 
 export async function healthRoutes(
@@ -8,13 +9,21 @@ export async function healthRoutes(
     database,
     expectedMigrations,
     shared,
-  }: { database: DatabaseHandle; expectedMigrations: number; shared?: SharedStore | undefined },
+    lifecycle,
+  }: {
+    database: DatabaseHandle;
+    expectedMigrations: number;
+    shared?: SharedStore | undefined;
+    lifecycle: Lifecycle;
+  },
 ) {
   /** The process is up. */
   app.get("/healthz", async () => ({ status: "ok" }));
 
   /** The database answers and every migration is applied. */
   app.get("/readyz", async (_request, reply) => {
+    // Shutting down: finishing what is in flight, taking nothing new.
+    if (lifecycle.draining) return reply.status(503).send({ status: "draining" });
     try {
       await database.ping();
       if (!(await migrationsApplied(database.db, expectedMigrations))) {

@@ -13,19 +13,33 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     await handle.migrate();
     return handle;
   }
-  const name = `portal_test_${randomBytes(6).toString("hex")}`;
+  const scratch = await createScratchDatabase(serverUrl, "portal_test");
+  const handle = fromPostgres(scratch.url);
+  await handle.migrate();
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/** A fresh, empty database on the PostgreSQL server at `serverUrl`, and how to drop it again. */
+export async function createScratchDatabase(
+  serverUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = fromPostgres(url.toString());
-  await handle.migrate();
   return {
-    ...handle,
-    async close() {
-      await handle.close();
+    url: url.toString(),
+    drop: async () => {
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${name} with (force)`);

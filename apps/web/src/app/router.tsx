@@ -134,6 +134,22 @@ export const router = createBrowserRouter([
               })),
           },
           {
+            path: "view-as-client",
+            handle: crumb("View as client"),
+            lazy: () =>
+              import("@/features/admin/components/view-as-client-page").then((m) => ({
+                Component: m.ViewAsClientPage,
+              })),
+          },
+          {
+            path: "sync",
+            handle: crumb("BI sync"),
+            lazy: () =>
+              import("@/features/admin/components/sync-page").then((m) => ({
+                Component: m.SyncPage,
+              })),
+          },
+          {
             path: "add-workbook",
             handle: crumb("Add Workbook"),
             lazy: () =>

@@ -2,6 +2,35 @@ import type { ReactNode } from "react";
 
 import { cn } from "./cn";
 
+const CHECK_MARK = "✅ ";
+
+/**
+ * A confirmation that starts with the spec's '✅ ' keeps the character in the text (screen readers, copy and
+ * paste, the contract) but shows a drawn check mark instead: without an emoji font the character renders as
+ * an empty box.
+ */
+function withCheckMark(children: ReactNode): ReactNode {
+  if (typeof children !== "string" || !children.startsWith(CHECK_MARK)) return children;
+  return (
+    <span className="inline-flex items-start gap-1.5">
+      <svg
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.4"
+        className="mt-0.5 size-4 shrink-0"
+        aria-hidden="true"
+      >
+        <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      <span>
+        <span className="sr-only">{CHECK_MARK}</span>
+        {children.slice(CHECK_MARK.length)}
+      </span>
+    </span>
+  );
+}
+
 /**
  * The outcome of a form action, shown under the form. Errors are announced at once (role=alert),
  * confirmations politely (role=status).
@@ -17,7 +46,7 @@ export function FormMessage({ tone, children }: { tone: "error" | "success" | "i
         tone === "info" && "border-navy-100 bg-navy-50 text-navy-800",
       )}
     >
-      {children}
+      {tone === "success" ? withCheckMark(children) : children}
     </div>
   );
 }

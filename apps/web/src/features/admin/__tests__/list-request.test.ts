@@ -24,6 +24,7 @@ const client = (cId: number, clientId: string): TClient =>
     employees: [],
     sync_status: "synced",
     sync_error: null,
+    sync_waiting_since: null,
     two_factor_enabled: false,
   });
 

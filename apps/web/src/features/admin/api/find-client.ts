@@ -1,9 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 
+import { ZClientSchema } from "@portal/contracts";
 import type { TClient } from "@portal/contracts";
 
 import { AppRequestError } from "@/lib/errors";
 
+import { useEditTarget } from "../utils/edit-state";
 import { clientsQueryKey, getClients } from "./get-clients";
 
 export const CLIENT_NOT_FOUND = "This client no longer exists. It may have been deleted.";
@@ -33,4 +35,19 @@ export function useClient(clientId: string, initial: TClient | undefined) {
     ...findClientQueryOptions(clientId),
     enabled: clientId !== "" && initial === undefined,
   });
+}
+
+/**
+ * The client a screen opened with `?id=<Client ID>` is about: the one passed along in the navigation state
+ * (from the list or Edit Client), else looked up by its Client ID (a reload or a bookmark).
+ */
+export function useClientTarget() {
+  const { passed, key: clientId } = useEditTarget<TClient>({
+    param: "id",
+    stateKey: "client",
+    schema: ZClientSchema,
+    keyOf: (client) => client.client_id,
+  });
+  const lookup = useClient(clientId, passed);
+  return { client: passed ?? lookup.data, clientId, lookup };
 }

@@ -19,7 +19,9 @@ export async function listRequest<TItem extends z.ZodType>(
 ): Promise<TListPage<z.infer<TItem>>> {
   let response: Response;
   try {
-    response = await fetch(`${path}${listSearchParams(params)}`, {
+    // A path with its own query (`/api/admin/sync?status=failed`) gets the paging appended to it.
+    const query = listSearchParams(params);
+    response = await fetch(`${path}${path.includes("?") ? query.replace(/^\?/, "&") : query}`, {
       credentials: "same-origin",
       headers: { Accept: "application/json" },
       signal,

@@ -3,7 +3,9 @@ import { useMatch } from "react-router";
 import { SidebarLink } from "@/components/layouts/shell-layout";
 import { BriefcaseIcon, ChartIcon, UsersIcon } from "@/components/ui/icons";
 
-/** Admin sidebar: the three back-office lists. */
+import { RetryIcon } from "./admin-icons";
+
+/** Admin sidebar: the three back-office lists and the BI sync queue. */
 export function AdminNav({ collapsed }: { collapsed: boolean }) {
   // /admin itself shows the client list.
   const atIndex = useMatch("/admin") !== null;
@@ -34,6 +36,9 @@ export function AdminNav({ collapsed }: { collapsed: boolean }) {
             label="Workbooks"
             collapsed={collapsed}
           />
+        </li>
+        <li>
+          <SidebarLink to="/admin/sync" icon={<RetryIcon />} label="BI sync" collapsed={collapsed} />
         </li>
       </ul>
     </nav>

@@ -36,6 +36,7 @@ function ClientSync({ client }: { client: TClient }) {
       variant="compact"
       status={client.sync_status}
       error={client.sync_error}
+      waitingSince={client.sync_waiting_since}
       onRetry={() => resync.mutate(client.c_id)}
       retry={retryStateOf(resync)}
       subject={`client ${client.client_id}`}

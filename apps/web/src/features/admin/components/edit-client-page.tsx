@@ -1,16 +1,19 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect } from "react";
 import { FormProvider, useForm } from "react-hook-form";
+import { Link } from "react-router";
 
-import { MAX_PAGE_SIZE, ZClientSchema, workbookLabel } from "@portal/contracts";
+import { MAX_PAGE_SIZE, workbookLabel } from "@portal/contracts";
 import type { TClient } from "@portal/contracts";
 
 import { UPDATE_CLIENT_FAILED, ZEditClientFormSchema, useEditClient } from "../api/edit-client";
 import type { TEditClientFormInput, TEditClientFormValues } from "../api/edit-client";
-import { useClient } from "../api/find-client";
+import { buttonClasses } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+
+import { useClientTarget } from "../api/find-client";
 import { useResyncClient } from "../api/resync-client";
 import { useWorkbooks } from "../api/get-workbooks";
-import { useEditTarget } from "../utils/edit-state";
 import { hasMissingFields, saveState } from "../utils/form-errors";
 import { useToListWithNotice } from "../utils/notice";
 import { namesOrNone } from "../utils/people";
@@ -29,14 +32,7 @@ const LIST = "/admin/client-list";
  * from the address bar (reload, bookmark) the client is looked up by the Client ID in `?id=`.
  */
 export function EditClientPage() {
-  const { passed, key: clientId } = useEditTarget<TClient>({
-    param: "id",
-    stateKey: "client",
-    schema: ZClientSchema,
-    keyOf: (client) => client.client_id,
-  });
-  const lookup = useClient(clientId, passed);
-  const client = passed ?? lookup.data;
+  const { client, clientId, lookup } = useClientTarget();
 
   if (!client) {
     return (
@@ -95,11 +91,18 @@ function EditClientForm({ client }: { client: TClient }) {
               name={`${client.first_name} ${client.last_name}`}
               enabled={client.two_factor_enabled}
             />
-            <div className="sm:col-span-2">
-              <ReadOnlyItem label="Workbooks">
-                <AssignedWorkbooks workbookIds={client.workbook_ids} />
-              </ReadOnlyItem>
-            </div>
+            <ReadOnlyItem label="Workbooks" wide>
+              <AssignedWorkbooks workbookIds={client.workbook_ids} />
+              {client.workbook_ids.length > 0 ? (
+                <Link
+                  to={`/admin/view-as-client?id=${encodeURIComponent(client.client_id)}`}
+                  state={{ client }}
+                  className={cn(buttonClasses("secondary", "sm"), "mt-3")}
+                >
+                  View as client
+                </Link>
+              ) : null}
+            </ReadOnlyItem>
           </ReadOnlySection>
           <SubmitFooter
             cancelTo={LIST}

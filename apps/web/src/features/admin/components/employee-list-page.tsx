@@ -36,6 +36,7 @@ function EmployeeSync({ employee }: { employee: TEmployee }) {
       variant="compact"
       status={employee.sync_status}
       error={employee.sync_error}
+      waitingSince={employee.sync_waiting_since}
       onRetry={() => resync.mutate(employee.e_id)}
       retry={retryStateOf(resync)}
       subject={`employee ${employee.employee_id}`}

@@ -119,9 +119,18 @@ export function ReadOnlySection({ title, children }: { title: string; children: 
 }
 
 /** A read-only value with its label (Edit screens: email, password, privilege, workbooks). */
-export function ReadOnlyItem({ label, children }: { label: string; children: ReactNode }) {
+export function ReadOnlyItem({
+  label,
+  children,
+  wide = false,
+}: {
+  label: string;
+  children: ReactNode;
+  /** Across both columns. The item is the `<div>` that groups its dt/dd inside the `<dl>`: nothing else may wrap it. */
+  wide?: boolean;
+}) {
   return (
-    <div className="min-w-0">
+    <div className={wide ? "min-w-0 sm:col-span-2" : "min-w-0"}>
       <dt className="text-sm font-medium text-slate-500">{label}</dt>
       <dd className="mt-1 text-sm break-words text-navy-950">{children}</dd>
     </div>

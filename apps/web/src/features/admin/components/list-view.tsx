@@ -58,6 +58,8 @@ type TListViewProps<T> = {
   /** The label of the row's link (first column) for screen readers, e.g. "Edit client CL-1001". */
   rowLinkLabel: (row: T) => string;
   actionsHeader: string;
+  /** Actions of a row shown before Delete (e.g. the workbook list's Preview). */
+  rowActions?: (row: T) => ReactNode;
   onDelete: (row: T) => void;
   /** What the Delete button of a row says to screen readers after "Delete", e.g. "client CL-1001". */
   deleteLabel: (row: T) => string;
@@ -81,6 +83,7 @@ export function ListView<T>({
   rowLink,
   rowLinkLabel,
   actionsHeader,
+  rowActions,
   onDelete,
   deleteLabel,
   emptyText,
@@ -185,6 +188,7 @@ export function ListView<T>({
                     </td>
                   ))}
                   <td className="px-4 py-2 text-right max-md:block max-md:px-0 max-md:pt-2 max-md:pb-0 max-md:text-left">
+                    {rowActions ? rowActions(row) : null}
                     <button
                       type="button"
                       onClick={() => onDelete(row)}
@@ -254,7 +258,7 @@ type TPaginationProps = {
   disabled: boolean;
 };
 
-function Pagination({ page, lastPage, rangeText, onPageChange, disabled }: TPaginationProps) {
+export function Pagination({ page, lastPage, rangeText, onPageChange, disabled }: TPaginationProps) {
   return (
     <nav
       aria-label="Pagination"

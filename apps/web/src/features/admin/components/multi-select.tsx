@@ -149,7 +149,7 @@ export function MultiSelect<T extends TOption>({
             open && "border-emerald-600 ring-3 ring-emerald-500/30",
           )}
         >
-          <span id={summaryId} className={cn("truncate", selected.length === 0 && "text-slate-400")}>
+          <span id={summaryId} className={cn("truncate", selected.length === 0 && "text-slate-500")}>
             {summary}
           </span>
           <ChevronDownIcon

@@ -119,22 +119,21 @@ export function SigmaSyncItem({
   id,
   resync,
 }: {
-  person: { sync_status: TSyncStatus; sync_error: string | null };
+  person: { sync_status: TSyncStatus; sync_error: string | null; sync_waiting_since: string | null };
   /** The person's record id (`c_id` / `e_id`), which the resync is for. */
   id: number;
   /** useResyncClient() / useResyncEmployee(). */
   resync: TResyncMutation;
 }) {
   return (
-    <div className="sm:col-span-2">
-      <ReadOnlyItem label="Sigma sync">
-        <SyncStatus
-          status={person.sync_status}
-          error={person.sync_error}
-          onRetry={() => resync.mutate(id)}
-          retry={retryStateOf(resync)}
-        />
-      </ReadOnlyItem>
-    </div>
+    <ReadOnlyItem label="Sigma sync" wide>
+      <SyncStatus
+        status={person.sync_status}
+        error={person.sync_error}
+        waitingSince={person.sync_waiting_since}
+        onRetry={() => resync.mutate(id)}
+        retry={retryStateOf(resync)}
+      />
+    </ReadOnlyItem>
   );
 }

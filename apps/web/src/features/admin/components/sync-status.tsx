@@ -3,7 +3,7 @@ import { useId } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 
-import { RETRYING_BY_ITSELF, SYNC_LABELS, syncView } from "../utils/sync";
+import { RETRYING_BY_ITSELF, SYNC_LABELS, syncView, waitingFor } from "../utils/sync";
 import type { TSyncRetry, TSyncStatus } from "../utils/sync";
 import { RetryIcon } from "./admin-icons";
 
@@ -44,6 +44,8 @@ type TSyncStatusProps = {
   status: TSyncStatus;
   /** Sigma's answer to the oldest change that has not gone through. */
   error: string | null;
+  /** Since when a pending change has been waiting for an unreachable or busy BI service. */
+  waitingSince?: string | null;
   /** Retries the failed changes (offered only when the sync failed). */
   onRetry: () => void;
   retry: TSyncRetry;
@@ -58,7 +60,15 @@ type TSyncStatusProps = {
 };
 
 /** Whether the person's changes have reached Sigma (the provisioning outbox), with Retry after a failure. */
-export function SyncStatus({ status, error, onRetry, retry, variant = "detail", subject }: TSyncStatusProps) {
+export function SyncStatus({
+  status,
+  error,
+  waitingSince,
+  onRetry,
+  retry,
+  variant = "detail",
+  subject,
+}: TSyncStatusProps) {
   const reasonId = useId();
   const compact = variant === "compact";
   const view = syncView(status, retry.retried, compact);
@@ -68,7 +78,7 @@ export function SyncStatus({ status, error, onRetry, retry, variant = "detail", 
     : view.canRetry
       ? error
       : view.shown === "pending" && view.message === undefined
-        ? `${RETRYING_BY_ITSELF} ${error}`
+        ? `${waitingSince ? waitingFor(waitingSince) : RETRYING_BY_ITSELF} ${error}`
         : undefined;
   const retryButton = view.canRetry ? (
     <Button

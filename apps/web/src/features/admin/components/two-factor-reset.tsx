@@ -28,33 +28,32 @@ export function TwoFactorReset({ target, name, enabled }: TTwoFactorResetProps) 
   const on = enabled && !reset.data?.reset;
 
   return (
-    <div className="sm:col-span-2">
-      <ReadOnlyItem label="Two-step verification">
-        <span className="flex flex-wrap items-center gap-x-3 gap-y-2">
-          <span>
-            {on
-              ? "On: signing in asks for a code from their authenticator app."
-              : "Off: signing in asks for the password only, or to set it up where their role requires it."}
-          </span>
-          {on ? (
-            <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
-              Reset two-step verification
-            </Button>
-          ) : null}
+    <ReadOnlyItem label="Two-step verification" wide>
+      <span className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <span>
+          {on
+            ? "On: signing in asks for a code from their authenticator app."
+            : "Off: signing in asks for the password only, or to set it up where their role requires it."}
         </span>
-        {reset.isSuccess ? (
-          <span className="mt-2 block">
-            <FormMessage tone="success">{reset.data.message}</FormMessage>
-          </span>
+        {on ? (
+          <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
+            Reset two-step verification
+          </Button>
         ) : null}
-        {reset.isError ? (
-          <span className="mt-2 block">
-            <FormMessage tone="error">
-              {getErrorMessage(reset.error, "Two-step verification could not be reset. Please try again.")}
-            </FormMessage>
-          </span>
-        ) : null}
-      </ReadOnlyItem>
+      </span>
+      {reset.isSuccess ? (
+        <span className="mt-2 block">
+          <FormMessage tone="success">{reset.data.message}</FormMessage>
+        </span>
+      ) : null}
+      {reset.isError ? (
+        <span className="mt-2 block">
+          <FormMessage tone="error">
+            {getErrorMessage(reset.error, "Two-step verification could not be reset. Please try again.")}
+          </FormMessage>
+        </span>
+      ) : null}
+      {/* A portal: its markup goes to the end of the page, not into the list. */}
       <ConfirmDialog
         open={confirming}
         title="Reset two-step verification?"
@@ -66,6 +65,6 @@ export function TwoFactorReset({ target, name, enabled }: TTwoFactorResetProps) 
         pendingLabel="Resetting..."
         icon={<ShieldIcon className="size-5" />}
       />
-    </div>
+    </ReadOnlyItem>
   );
 }

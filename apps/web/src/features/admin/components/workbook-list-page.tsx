@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 
 import type { TWorkbook } from "@portal/contracts";
 
@@ -8,6 +8,7 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { useDeleteWorkbook } from "../api/delete-workbook";
 import { LOAD_WORKBOOKS_FAILED, useWorkbooks } from "../api/get-workbooks";
+import { PREVIEW_FAILED, usePreviewWorkbook } from "../api/preview-workbook";
 import { useListState } from "../utils/use-list-state";
 import { ConfirmDeleteDialog } from "./confirm-delete-dialog";
 import { ListView } from "./list-view";
@@ -28,6 +29,37 @@ export const editWorkbookLink = (workbook: TWorkbook) => ({
   to: `/admin/edit-workbook?name=${encodeURIComponent(workbook.workbook_name)}`,
   state: { workbook },
 });
+
+/**
+ * Preview: mints a fresh admin embed URL of the workbook and opens it on the embed page (spec: embed-url shows
+ * the URL passed in the navigation state). A failure is reported in the row.
+ */
+function PreviewButton({ workbook }: { workbook: TWorkbook }) {
+  const navigate = useNavigate();
+  const preview = usePreviewWorkbook();
+  return (
+    <span className="inline-flex flex-col items-end gap-1 align-middle max-md:items-start">
+      <button
+        type="button"
+        disabled={preview.isPending}
+        onClick={() =>
+          preview.mutate(workbook.workbook_name, {
+            onSuccess: ({ embedUrl }) => void navigate("/admin/embed-url", { state: { embedUrl } }),
+          })
+        }
+        className="inline-flex h-9 items-center gap-1.5 rounded-lg px-2.5 text-sm font-medium text-navy-800 transition-colors hover:bg-navy-50 disabled:opacity-60 max-md:-ml-2.5"
+      >
+        {preview.isPending ? "Opening..." : "Preview"}
+        <span className="sr-only"> workbook {workbook.workbook_name}</span>
+      </button>
+      {preview.isError ? (
+        <span role="alert" className="text-xs text-red-700">
+          {getErrorMessage(preview.error, PREVIEW_FAILED)}
+        </span>
+      ) : null}
+    </span>
+  );
+}
 
 /** /admin/workbook-list: the catalogue of Sigma workbooks that can be assigned to clients. */
 export function WorkbookListPage() {
@@ -67,6 +99,7 @@ export function WorkbookListPage() {
         rowLink={editWorkbookLink}
         rowLinkLabel={(workbook) => `Edit workbook ${workbook.id}`}
         actionsHeader="Action"
+        rowActions={(workbook) => <PreviewButton workbook={workbook} />}
         onDelete={setToDelete}
         deleteLabel={(workbook) => `workbook ${workbook.workbook_name}`}
         emptyText="No workbooks found."

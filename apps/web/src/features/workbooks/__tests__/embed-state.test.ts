@@ -61,6 +61,14 @@ describe("embedReducer", () => {
     expect(run(loaded(), { type: "timeout" }).phase).toBe("loaded");
   });
 
+  it("a frame that loaded a page but never spoke is reported as unreachable, only while loading", () => {
+    expect(run({ type: "silent" })).toMatchObject({
+      phase: "failed",
+      failure: { code: "UNREACHABLE", message: "" },
+    });
+    expect(run(loaded(), { type: "silent" }).phase).toBe("loaded");
+  });
+
   it("follows the page height of the current frame and forgets it with a new one", () => {
     const tall = run(loaded(), message({ type: "workbook:pageheight:onchange", pageHeight: 2400 }));
     expect(tall.pageHeight).toBe(2400);

@@ -18,6 +18,14 @@ import { EmbedProblem, EmbedSkeleton } from "./embed-panels";
 /** How long the frame may take to report `workbook:loaded` before the view says so and offers a retry. */
 export const FRAME_LOAD_TIMEOUT_MS = 30_000;
 
+/**
+ * How long a frame whose page has loaded may stay silent before the view says the analytics service could
+ * not be reached: the browser's own error page (connection refused, DNS, TLS) loads at once and never posts
+ * `workbook:loaded`, and a workbook posts it as soon as its page has run. So an unreachable service is
+ * reported within seconds instead of after the full timeout.
+ */
+export const FRAME_SILENT_MS = 4_000;
+
 export const NO_EMBED_DATA = "No embed data available.";
 
 let mounts = 0;
@@ -81,6 +89,15 @@ export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
     return () => window.clearTimeout(timer);
   }, [waiting, src]);
 
+  // The frame element's load event (fired for an error page too) for the frame now shown.
+  const [pageLoaded, setPageLoaded] = useState<string | null>(null);
+  const silent = waiting && pageLoaded === src;
+  useEffect(() => {
+    if (!silent) return;
+    const timer = window.setTimeout(() => dispatch({ type: "silent" }), FRAME_SILENT_MS);
+    return () => window.clearTimeout(timer);
+  }, [silent]);
+
   // 401: the session ended (the guard then shows sign-in); 404: the workbook was unassigned meanwhile.
   const status = embed.error instanceof AppRequestError ? embed.error.status : undefined;
   useEffect(() => {
@@ -138,6 +155,7 @@ export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
           title={`${label} workbook`}
           allow="camera; microphone; clipboard-write; fullscreen"
           allowFullScreen
+          onLoad={() => setPageLoaded(frame.src)}
           className="block h-[calc(100dvh-90px)] w-full border-0"
           style={
             state.pageHeight === null

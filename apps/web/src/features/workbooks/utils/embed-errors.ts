@@ -50,6 +50,11 @@ export function frameFailureText(failure: TFrameFailure): { title: string; detai
         title: "Your analytics access is not active.",
         detail: "Please contact your advisor to have it restored.",
       };
+    case "UNREACHABLE":
+      return {
+        title: "The analytics service could not be reached.",
+        detail: "Check your connection and try again. If it keeps happening, please contact your advisor.",
+      };
     case "TIMEOUT":
       return {
         title: "The workbook is taking too long to load.",

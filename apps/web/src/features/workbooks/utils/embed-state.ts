@@ -30,7 +30,9 @@ export type TEmbedAction =
   /** 'Try again' after a failure (portal API or frame). */
   | { type: "retry" }
   /** The frame did not report `workbook:loaded` in time. */
-  | { type: "timeout" };
+  | { type: "timeout" }
+  /** The frame's page loaded but never spoke: an error page (service unreachable) or not a workbook. */
+  | { type: "silent" };
 
 export const initialEmbedState: TEmbedState = {
   attempt: 0,
@@ -62,6 +64,10 @@ export function embedReducer(state: TEmbedState, action: TEmbedAction): TEmbedSt
     case "timeout":
       return state.phase === "loading"
         ? { ...state, phase: "failed", failure: { code: "TIMEOUT", message: "" } }
+        : state;
+    case "silent":
+      return state.phase === "loading"
+        ? { ...state, phase: "failed", failure: { code: "UNREACHABLE", message: "" } }
         : state;
     case "message":
       break;

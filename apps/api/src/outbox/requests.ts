@@ -1,0 +1,91 @@
+import { SELF_SIGN_UP_ROLES, ZPrivilegeSchema } from "@portal/contracts";
+import { and, eq, isNull, lte, or } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "../db/client.ts";
+import { provisioningRequests } from "../db/schema.ts";
+
+/**
+ * The kinds of work the portal sends the BI service, each with its payload. A row's payload is checked
+ * against its kind when it is delivered: a payload that does not fit is the portal's own fault and fails
+ * at once, with the reason, instead of being retried.
+ */
+const ZMemberState = z.object({
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  privilege: ZPrivilegeSchema,
+  /** When present, the complete list of teams the member must belong to. */
+  teams: z.array(z.string()).optional(),
+  /** The teams the portal owns: a membership in one of these that is not in `teams` is removed. */
+  managedTeams: z.array(z.string()).optional(),
+});
+/** A self-registered editor or author (Create Account): a display name and a role. */
+const ZSelfSignUpMember = z.object({
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(SELF_SIGN_UP_ROLES),
+});
+
+export const ZOutboxPayloads = {
+  "member.upsert": z.union([ZMemberState, ZSelfSignUpMember]),
+  "member.deactivate": z.object({ email: z.string() }),
+  "team.upsert": z.object({
+    name: z.string(),
+    previousName: z.string().optional(),
+    workbookId: z.number().optional(),
+  }),
+} as const;
+
+export type OutboxKind = keyof typeof ZOutboxPayloads;
+export const OUTBOX_KINDS = Object.keys(ZOutboxPayloads) as OutboxKind[];
+export type OutboxPayload<K extends OutboxKind> = z.infer<(typeof ZOutboxPayloads)[K]>;
+export type MemberState = z.infer<typeof ZMemberState>;
+
+/** One piece of work for the BI service; `userId` is the portal person it concerns, if any. */
+export type OutboxRequest = {
+  [K in OutboxKind]: { kind: K; payload: OutboxPayload<K>; userId?: string | null };
+}[OutboxKind];
+
+/** What the row changes in the BI service: its member (by email) or its team (by exact name, D31). */
+export function subjectOf(request: OutboxRequest): string {
+  return request.kind === "team.upsert"
+    ? `team:${request.payload.name}`
+    : request.payload.email.toLowerCase();
+}
+
+/**
+ * Records work for the BI service in the caller's transaction; a worker on any instance delivers it.
+ * `replacePending`: a row of the same person and kind that no worker has claimed yet is given the new
+ * payload instead of a second row being queued (the newer state supersedes it). Answers the row's id.
+ */
+export async function enqueueOutbox(
+  tx: Executor,
+  request: OutboxRequest,
+  options: { replacePending?: boolean } = {},
+): Promise<string> {
+  const payload = ZOutboxPayloads[request.kind].parse(request.payload) as Record<string, unknown>;
+  const userId = request.userId ?? null;
+  if (options.replacePending && userId) {
+    const [replaced] = await tx
+      .update(provisioningRequests)
+      .set({ payload })
+      .where(
+        and(
+          eq(provisioningRequests.userId, userId),
+          eq(provisioningRequests.kind, request.kind),
+          eq(provisioningRequests.status, "pending"),
+          or(
+            isNull(provisioningRequests.leaseExpiresAt),
+            lte(provisioningRequests.leaseExpiresAt, new Date()),
+          ),
+        ),
+      )
+      .returning({ id: provisioningRequests.id });
+    if (replaced) return replaced.id;
+  }
+  const [created] = await tx
+    .insert(provisioningRequests)
+    .values({ userId, kind: request.kind, subject: subjectOf(request), payload })
+    .returning({ id: provisioningRequests.id });
+  return created!.id;
+}

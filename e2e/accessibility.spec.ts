@@ -1,0 +1,42 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+
+import { accounts, expect, test } from "./support/fixtures.ts";
+import { waitForAnalyticsServer } from "./support/workbooks-helpers.ts";
+
+/**
+ * axe (WCAG 2.x A and AA rules) on the portal's screens. The analytics frame's content is the analytics
+ * server's page, checked on its own; here it is left out.
+ */
+async function expectNoViolations(page: Page, url: string, ready: string) {
+  await page.goto(url);
+  await expect(page.getByRole("heading", { level: 1, name: ready }).first()).toBeVisible();
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .exclude("iframe")
+    .analyze();
+  const found = results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+  );
+  expect(found, url).toEqual([]);
+}
+
+test("the admin screens have no axe violations", async ({ page, login }) => {
+  await waitForAnalyticsServer();
+  await login(accounts.admin);
+  for (const [url, heading] of [
+    ["/admin/client-list", "Clients"],
+    ["/admin/employee-list", "Employees"],
+    ["/admin/workbook-list", "Workbooks"],
+    ["/admin/sync", "BI sync"],
+    ["/admin/add-client", "Add Client"],
+    ["/admin/edit-client?id=CL-1001", "Edit Client"],
+    ["/admin/view-as-client?id=CL-1001", "Viewing as Olivia Bennett (CL-1001)"],
+  ] as const) {
+    await expectNoViolations(page, url, heading);
+  }
+});
+
+test("the sign-in page has no axe violations", async ({ page }) => {
+  await expectNoViolations(page, "/login", "Welcome Back");
+});
