@@ -86,6 +86,22 @@ interface RouteCase {
 
 const routes: RouteCase[] = [
   { name: "GET /api/admin/sync", ok: 200, request: () => ({ method: "GET", url: "/api/admin/sync" }) },
+  { name: "GET /api/admin/audit", ok: 200, request: () => ({ method: "GET", url: "/api/admin/audit" }) },
+  {
+    name: "GET /api/admin/audit.csv",
+    ok: 200,
+    request: (f) => ({ method: "GET", url: `/api/admin/audit.csv?person=${f.client.email}` }),
+  },
+  {
+    name: "GET /api/admin/audit/verify",
+    ok: 200,
+    request: () => ({ method: "GET", url: "/api/admin/audit/verify" }),
+  },
+  {
+    name: "GET /api/admin/audit/vocabulary",
+    ok: 200,
+    request: () => ({ method: "GET", url: "/api/admin/audit/vocabulary" }),
+  },
   {
     name: "POST /api/admin/viewasclient/:c_id",
     ok: 200,
@@ -321,6 +337,12 @@ const malformed: {
   { name: "GET /api/admin/workbooks?limit=0x10", method: "GET", url: "/api/admin/workbooks?limit=0x10" },
   { name: "GET /api/admin/clients?q=NUL", method: "GET", url: "/api/admin/clients?q=a%00b" },
   { name: "GET /api/admin/employees?offset=1.0", method: "GET", url: "/api/admin/employees?offset=1.0" },
+  { name: "GET /api/admin/audit?before=0x10", method: "GET", url: "/api/admin/audit?before=0x10" },
+  {
+    name: "GET /api/admin/audit.csv?from=2026-02-31",
+    method: "GET",
+    url: "/api/admin/audit.csv?from=2026-02-31",
+  },
   ...["addclient", "addemployee", "addworkbook"].map((path) => ({
     name: `POST /api/admin/${path} (bad body)`,
     method: "POST" as const,

@@ -253,7 +253,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
 /** A whole-number query parameter written with digits only (no `0x10`, `1.0`, `1e3` or spaces). */
-const queryNumber = (name: string, min: number, max: number, tooLarge: string) =>
+export const queryNumber = (name: string, min: number, max: number, tooLarge: string) =>
   z
     .string({ error: `${name} must be a number.` })
     .regex(/^(0|[1-9][0-9]{0,9})$/, `${name} must be a whole number written with digits only.`)

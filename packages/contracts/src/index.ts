@@ -6,3 +6,4 @@ export * from "./admin.ts";
 export * from "./routes.ts";
 export * from "./mfa.ts";
 export * from "./text.ts";
+export * from "./audit.ts";

@@ -178,9 +178,14 @@ export const auditLog = pgTable(
     chainHash: text("chain_hash"),
   },
   (t) => [
-    index("audit_log_occurred_at_idx").on(t.occurredAt),
-    index("audit_log_actor_idx").on(t.actorUserId),
-    index("audit_log_action_idx").on(t.action),
+    // The audit log screen reads newest first by (occurred_at, id) under every filter: each filter's index
+    // ends in those columns, so a page is one short index range (admin/audit.ts).
+    index("audit_log_occurred_at_idx").on(t.occurredAt, t.id),
+    index("audit_log_actor_idx").on(t.actorUserId, t.occurredAt, t.id),
+    index("audit_log_actor_email_idx").on(t.actorEmail, t.occurredAt, t.id),
+    index("audit_log_target_idx").on(t.targetType, t.targetId, t.occurredAt, t.id),
+    index("audit_log_action_idx").on(t.action, t.occurredAt, t.id),
+    index("audit_log_outcome_idx").on(t.outcome, t.occurredAt, t.id),
     uniqueIndex("audit_log_chain_seq_idx").on(t.chainSeq),
   ],
 );

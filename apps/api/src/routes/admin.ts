@@ -34,6 +34,7 @@ import { embedIdentityForUser } from "../access/embed-identity.ts";
 import { addClient, deleteClient, editClient, listClients } from "../admin/clients.ts";
 import { addEmployee, deleteEmployee, editEmployee, listEmployees } from "../admin/employees.ts";
 import { actorOf, auditActor, setPageHeaders } from "../admin/shared.ts";
+import { adminAuditRoutes } from "./admin-audit.ts";
 import {
   listSync,
   resetPersonTwoFactor,
@@ -78,6 +79,8 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
 ) => {
   // Before the body is parsed or validated (authorization before validation): 401, then 403, then 400.
   app.addHook("onRequest", requireRole("admin"));
+  // The audit log (/admin/audit), behind the same role gate.
+  await app.register(adminAuditRoutes, { db });
 
   /**
    * A one-time embed URL for a newly registered person: the spec's hidden frame loads it so the BI
