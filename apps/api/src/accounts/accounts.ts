@@ -88,6 +88,46 @@ export async function createSignInAccount(tx: Transaction, input: NewAccount): P
   return userId;
 }
 
+export interface ImportedAccount {
+  email: string;
+  name: string;
+  image: string | null;
+  role: TRole;
+  /** Disabled where it came from: stays unable to sign in. */
+  banned: boolean;
+  banReason: string | null;
+  /** The old provider's hash in a form `stored-password.ts` verifies; null: the person sets one by reset. */
+  passwordHash: string | null;
+}
+
+/**
+ * Creates an account brought over from another identity provider (`npm run import:firebase`) inside the
+ * caller's transaction. Its address counts as confirmed, as for accounts the firm adds (DEVIATIONS D49).
+ * An email that already has an account is left alone, whatever its state: answers undefined then.
+ */
+export async function createImportedAccount(
+  tx: Transaction,
+  input: ImportedAccount,
+): Promise<string | undefined> {
+  const [created] = await tx
+    .insert(users)
+    .values({
+      id: crypto.randomUUID(),
+      name: input.name,
+      email: input.email.trim().toLowerCase(),
+      emailVerified: true,
+      image: input.image,
+      role: input.role,
+      banned: input.banned,
+      banReason: input.banReason,
+    })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  if (!created) return undefined;
+  if (input.passwordHash !== null) await setCredential(tx, created.id, input.passwordHash);
+  return created.id;
+}
+
 /** Deleting a client or employee disables their sign-in and ends their sessions at once. */
 export async function disableSignIn(tx: Transaction, userId: string, reason: string) {
   await tx.update(users).set({ banned: true, banReason: reason }).where(eq(users.id, userId));

@@ -23,6 +23,12 @@ export const AUDIT_ACTIONS = [
   "user.credentials_reset",
   "user.provision_requested",
   "user.demo_retired",
+  /** A person's account brought over by `npm run import:firebase` (decision 012). */
+  "user.imported",
+  /** One run of `npm run import:firebase`: how many were imported and skipped. */
+  "user.import_completed",
+  /** An imported Firebase password hash replaced by Argon2id at its owner's first sign-in. */
+  "user.password_rehashed",
   "client.created",
   "client.updated",
   "client.deleted",

@@ -17,7 +17,8 @@ import { schema, users } from "../db/schema.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { existingAccountMail, passwordResetMail, verifyEmailMail } from "../mail/templates.ts";
 import { queueSelfSignUpProvisioning } from "../accounts/self-sign-up.ts";
-import { hashPassword, verifyPassword } from "../accounts/password.ts";
+import { hashPassword } from "../accounts/password.ts";
+import { verifyStoredPassword } from "../accounts/stored-password.ts";
 import type { AccountLimits } from "./account-limits.ts";
 import { portalAuthPlugin } from "./hooks/index.ts";
 import { lockConcern } from "./hooks/lock.ts";
@@ -126,7 +127,8 @@ export function createAuth({ config, db, mailer, limits }: AuthDependencies) {
         const signInUrl = `${config.publicUrl}/login`;
         await mailer.send({ to: user.email, ...existingAccountMail({ name: user.name, signInUrl }) });
       },
-      password: { hash: hashPassword, verify: verifyPassword },
+      // Argon2id; a hash kept from the Firebase import is checked once and replaced (decision 012).
+      password: { hash: hashPassword, verify: verifyStoredPassword(db) },
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }) => {
