@@ -11,7 +11,8 @@ import { hashPassword, passwordProblem, verifyPassword, type PasswordOwner } fro
  * The accounts module: every sign-in account the portal creates and every password it sets goes through
  * here (Add Client, Add Employee, ADMIN_EMAIL, admin:create, the demo seed), under one password policy
  * (`password.ts`). Better Auth's own paths (self sign-up, password reset and change) apply the same policy
- * in its hooks (`auth/hooks/policy.ts`).
+ * in its hooks (`auth/hooks/policy.ts`). The Firebase import creates accounts with the passwords people
+ * already had, which no policy can check until they are changed (`createImportedAccount`, decision 012).
  */
 
 export const PASSWORD_POLICY = "PASSWORD_POLICY" satisfies ApiErrorCode;
