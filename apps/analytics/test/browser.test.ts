@@ -98,9 +98,9 @@ describe("embed in Chromium", () => {
     await expect.poll(() => frame.locator("h1").textContent()).toBe("Portfolio Overview");
     expect(await frame.locator("html").getAttribute("data-theme")).toBe("dark");
     // Charts are ECharts SVGs with a description; tables are real tables.
-    expect(await frame.locator("[data-element-id=growth] svg").count()).toBe(1);
+    expect(await frame.locator(".wb-chart[data-element-id=growth] svg").count()).toBe(1);
     const label = await frame
-      .locator("[data-element-id=growth] [aria-label]")
+      .locator("section[data-element-id=growth] [aria-label]:not(button)")
       .first()
       .getAttribute("aria-label");
     expect(label).toContain("Growth of $100 vs benchmark");
@@ -201,7 +201,7 @@ describe("embed in Chromium", () => {
     const before = (await events(page)).length;
     await select.selectOption(CLIENT_B!.clientId);
     const change = await waitForEvent(page, "workbook:variables:onchange");
-    expect(change.variables).toMatchObject({ Client: CLIENT_B!.clientId });
+    expect(change.workbook).toMatchObject({ variables: { Client: CLIENT_B!.clientId } });
     await waitForEvent(page, "workbook:dataloaded", 1);
     expect((await events(page)).length).toBeGreaterThan(before);
     // The response is read asynchronously on this side: wait for it rather than for a fixed time.
@@ -221,7 +221,7 @@ describe("embed in Chromium", () => {
       }),
     );
     const change = await waitForEvent(page, "workbook:variables:onchange");
-    expect(change.variables).toMatchObject({ Period: "min:2026-10-01,max:2026-10-31" });
+    expect(change.workbook).toMatchObject({ variables: { Period: "min:2026-10-01,max:2026-10-31" } });
     await waitForEvent(page, "workbook:dataloaded", 1);
     await expect
       .poll(() => queries[queries.length - 1]?.variables.Period)

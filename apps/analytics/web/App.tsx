@@ -4,7 +4,7 @@ import type { QueryResult, ResolvedControl } from "../src/workbooks/run.ts";
 import type { TPublicElement } from "../src/workbooks/schema.ts";
 import { Chart, type ChartTheme } from "./Chart.tsx";
 import { formatValue } from "./format.ts";
-import { createMessenger } from "./messages.ts";
+import { createMessenger, type TNodeType } from "./messages.ts";
 import { Table } from "./Table.tsx";
 
 const THEMES: Record<EmbedBoot["theme"], ChartTheme> = {
@@ -108,6 +108,11 @@ export function App({ boot }: { boot: EmbedBoot }) {
   const pendingCharts = useRef(0);
   const dataPosted = useRef<number>(-1);
   const requestSeq = useRef(0);
+  const [fullscreen, setFullscreen] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  /** An element the host asked to select: brought into view and focused once its page shows. */
+  const [reveal, setReveal] = useState<{ id: string } | null>(null);
+  const revealed = useRef<{ id: string } | null>(null);
   const theme = THEMES[boot.theme];
   const page = boot.workbook.pages.find((p) => p.id === pageId) ?? boot.workbook.pages[0];
 
@@ -119,6 +124,77 @@ export function App({ boot }: { boot: EmbedBoot }) {
       workbook: { variables: boot.initialData?.variables ?? boot.initialVariables },
     });
   }, [boot, messenger]);
+
+  // `url:onchange`: the frame's own address (never with the token) whenever the page shown changes.
+  useEffect(() => {
+    const url = new URL(boot.cleanUrl, window.location.origin);
+    if (pageId !== boot.pageId) {
+      url.pathname = `${url.pathname.replace(/\/page\/[^/]*$/, "")}/page/${encodeURIComponent(pageId)}`;
+    }
+    if (url.pathname !== window.location.pathname) window.history.replaceState(null, "", url);
+    messenger.post({ type: "url:onchange", url: url.href });
+  }, [boot, pageId, messenger]);
+
+  // `workbook:fullscreen:onchange` whenever an element enters or leaves full screen (not on load).
+  const fullscreenPosted = useRef(false);
+  useEffect(() => {
+    if (!fullscreenPosted.current && fullscreen === null) return;
+    fullscreenPosted.current = true;
+    messenger.post({ type: "workbook:fullscreen:onchange", fullScreen: fullscreen !== null });
+  }, [fullscreen, messenger]);
+  useEffect(() => {
+    if (fullscreen === null) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setFullscreen(null);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [fullscreen]);
+
+  const pageOf = useCallback(
+    (elementId: string) => boot.workbook.pages.find((p) => p.elements.some((e) => e.id === elementId)),
+    [boot],
+  );
+
+  /** Selects a page or an element (showing its page) and tells the host (`workbook:selectednodeid:onchange`). */
+  const select = useCallback(
+    (nodeId: string | null, nodeType: TNodeType, fromHost = false) => {
+      if (nodeType === "page") {
+        if (nodeId !== null && !boot.workbook.pages.some((p) => p.id === nodeId)) return;
+        if (nodeId !== null) setPageId(nodeId);
+        setSelected(null);
+      } else {
+        const owner = nodeId === null ? undefined : pageOf(nodeId);
+        if (nodeId !== null && !owner) return;
+        if (owner) setPageId(owner.id);
+        setSelected(nodeId);
+        if (fromHost && nodeId !== null) setReveal({ id: nodeId });
+      }
+      setFullscreen((f) => (nodeType === "page" ? null : f));
+      messenger.post({ type: "workbook:selectednodeid:onchange", selectedNodeId: nodeId, nodeType });
+    },
+    [boot, pageOf, messenger],
+  );
+
+  const toggleFullscreen = useCallback(
+    (nodeId: string | null) => {
+      if (nodeId === null) return setFullscreen(null);
+      const owner = pageOf(nodeId);
+      if (!owner) return;
+      setPageId(owner.id);
+      setFullscreen(nodeId);
+    },
+    [pageOf],
+  );
+
+  useEffect(() => {
+    if (reveal === null || revealed.current === reveal) return;
+    const el = document.querySelector<HTMLElement>(`section[data-element-id="${CSS.escape(reveal.id)}"]`);
+    if (!el) return;
+    revealed.current = reveal;
+    el.scrollIntoView({ block: "nearest" });
+    el.focus({ preventScroll: true });
+  }, [reveal, pageId]);
 
   const accept = useCallback(
     (result: QueryResult, seq: number, page: string) => {
@@ -197,30 +273,52 @@ export function App({ boot }: { boot: EmbedBoot }) {
       const next = { ...currentVariables.current, ...updates };
       currentVariables.current = next;
       setVariables(next);
-      messenger.post({ type: "workbook:variables:onchange", variables: next });
+      messenger.post({ type: "workbook:variables:onchange", workbook: { variables: next } });
     },
     [messenger],
   );
 
-  // Inbound events from the host page.
+  // Inbound events from the host page (what the SDK's mutation functions send).
   useEffect(
     () =>
-      messenger.listen((data) => {
-        if (
-          data.type === "workbook:variables:update" &&
-          typeof data.variables === "object" &&
-          data.variables
-        ) {
-          const updates: Record<string, string> = {};
-          for (const [k, v] of Object.entries(data.variables as Record<string, unknown>)) {
-            if (boot.workbook.controls.some((c) => c.id === k) && typeof v === "string") updates[k] = v;
+      messenger.listen((message) => {
+        switch (message.type) {
+          case "workbook:variables:update": {
+            const updates = Object.fromEntries(
+              Object.entries(message.variables).filter(([k]) =>
+                boot.workbook.controls.some((c) => c.id === k),
+              ),
+            );
+            change(updates);
+            break;
           }
-          change(updates);
-        } else if (data.type === "workbook:variables:list") {
-          messenger.post({ type: "workbook:variables:current", variables: currentVariables.current });
+          case "workbook:variables:list":
+            messenger.post({ type: "workbook:variables:current", variables: currentVariables.current });
+            break;
+          case "workbook:fullscreen:update":
+            toggleFullscreen(message.nodeId);
+            break;
+          case "workbook:selectednodeid:update":
+            select(message.selectedNodeId, message.nodeType, true);
+            break;
         }
       }),
-    [messenger, change, boot.workbook.controls],
+    [messenger, change, select, toggleFullscreen, boot.workbook.controls],
+  );
+
+  // `workbook:chart:error` once per element that failed in a result.
+  const result = status.kind === "ready" ? status.result : undefined;
+  useEffect(() => {
+    if (!result) return;
+    for (const [nodeId, data] of Object.entries(result.elements)) {
+      if (data.error)
+        messenger.post({ type: "workbook:chart:error", code: "EQUERY", message: data.error, nodeId });
+    }
+  }, [result, messenger]);
+  const onChartError = useCallback(
+    (nodeId: string, message: string) =>
+      messenger.post({ type: "workbook:chart:error", code: "ERENDER", message, nodeId }),
+    [messenger],
   );
 
   // Page height for hosts that size the frame to the content (:responsive_height=true).
@@ -243,7 +341,6 @@ export function App({ boot }: { boot: EmbedBoot }) {
     return () => observer.disconnect();
   }, [boot.responsiveHeight, messenger]);
 
-  const result = status.kind === "ready" ? status.result : undefined;
   const controls = result?.controls ?? [];
 
   return (
@@ -261,7 +358,7 @@ export function App({ boot }: { boot: EmbedBoot }) {
                   key={p.id}
                   type="button"
                   aria-current={p.id === pageId ? "page" : undefined}
-                  onClick={() => setPageId(p.id)}
+                  onClick={() => select(p.id, "page")}
                 >
                   {p.title}
                 </button>
@@ -306,17 +403,48 @@ export function App({ boot }: { boot: EmbedBoot }) {
           const data = result?.elements[e.id];
           const titleId = `t-${e.id}`;
           const descId = `d-${e.id}`;
+          const isFull = fullscreen === e.id;
           return (
             <section
               key={e.id}
-              className={`wb-card wb-span-${e.span} wb-type-${e.type}`}
+              className={`wb-card wb-span-${e.span} wb-type-${e.type}${isFull ? " wb-fullscreen" : ""}`}
               aria-labelledby={titleId}
               aria-describedby={e.description ? descId : undefined}
               data-element-id={e.id}
+              data-selected={selected === e.id ? "true" : undefined}
+              hidden={fullscreen !== null && !isFull}
+              tabIndex={-1}
+              onFocus={() => {
+                if (selected !== e.id) select(e.id, "element");
+              }}
             >
-              <h2 id={titleId} className="wb-card-title">
-                {e.title}
-              </h2>
+              <div className="wb-card-head">
+                <h2 id={titleId} className="wb-card-title">
+                  {e.title}
+                </h2>
+                {e.type !== "kpi" && (
+                  <button
+                    type="button"
+                    className="wb-card-action"
+                    aria-pressed={isFull}
+                    aria-label={isFull ? `Exit full screen: ${e.title}` : `Full screen: ${e.title}`}
+                    onClick={() => toggleFullscreen(isFull ? null : e.id)}
+                  >
+                    <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+                      <path
+                        d={
+                          isFull
+                            ? "M6 2v4H2M10 2v4h4M6 14v-4H2M10 14v-4h4"
+                            : "M2 6V2h4M14 6V2h-4M2 10v4h4M14 10v4h-4"
+                        }
+                        fill="none"
+                        stroke="currentColor"
+                        strokeWidth="1.6"
+                      />
+                    </svg>
+                  </button>
+                )}
+              </div>
               {e.description && e.type !== "kpi" && (
                 <p id={descId} className="wb-card-desc">
                   {e.description}
@@ -335,7 +463,13 @@ export function App({ boot }: { boot: EmbedBoot }) {
               ) : e.type === "table" ? (
                 <Table element={e} rows={data.rows} />
               ) : (
-                <Chart element={e} rows={data.rows} theme={theme} onRendered={onChartRendered} />
+                <Chart
+                  element={e}
+                  rows={data.rows}
+                  theme={theme}
+                  onRendered={onChartRendered}
+                  onError={onChartError}
+                />
               )}
             </section>
           );

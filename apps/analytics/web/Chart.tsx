@@ -156,11 +156,14 @@ export function Chart({
   rows,
   theme,
   onRendered,
+  onError,
 }: {
   element: ChartElement;
   rows: Row[];
   theme: ChartTheme;
   onRendered: () => void;
+  /** A chart that could not be drawn (reported to the host as `workbook:chart:error`). */
+  onError: (nodeId: string, message: string) => void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
@@ -182,9 +185,14 @@ export function Chart({
   useEffect(() => {
     const instance = chart.current;
     if (!instance) return;
-    instance.setOption(buildOption(element, rows, theme, description), { notMerge: true });
+    try {
+      instance.setOption(buildOption(element, rows, theme, description), { notMerge: true });
+    } catch (error) {
+      onError(element.id, error instanceof Error ? error.message : "This chart could not be drawn.");
+    }
+    // Counted either way: a chart that failed must not hold back `workbook:dataloaded`.
     onRendered();
-  }, [element, rows, theme, description, onRendered]);
+  }, [element, rows, theme, description, onRendered, onError]);
 
   return (
     <div

@@ -107,6 +107,13 @@ export function withClientScope<T>(
           return tx.query(sql, params);
         },
         exec: async (sql) => {
+          // After a failed statement the transaction accepts nothing but a rollback, so going back to a
+          // savepoint cannot set the role first; it restores the role of the savepoint's time, which was
+          // set before the savepoint was made (`savepoint` itself goes through the branch below).
+          if (/^\s*rollback\s+to\s+savepoint\s+\w+\s*;?\s*$/i.test(sql)) {
+            await tx.exec(sql);
+            return;
+          }
           await tx.exec(`set local role ${role}`);
           await tx.exec(sql);
         },

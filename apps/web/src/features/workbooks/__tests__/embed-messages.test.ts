@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { MAX_PAGE_HEIGHT, embedFrame, readEmbedMessage } from "../utils/embed-messages";
+import type {
+  UrlOnChangeEvent,
+  WorkbookChartErrorEvent,
+  WorkbookFullScreenEvent,
+  WorkbookSelectedNodeEvent,
+  WorkbookVariableOnChangeEvent,
+} from "@sigmacomputing/embed-sdk";
+
+import { MAX_PAGE_HEIGHT, embedFrame, readEmbedMessage, selectNodeMessage } from "../utils/embed-messages";
 
 const ORIGIN = "http://127.0.0.1:3100";
 const frameWindow = { name: "the workbook frame" } as unknown as MessageEventSource;
@@ -54,21 +62,69 @@ describe("readEmbedMessage", () => {
     }
   });
 
-  it("reads control values both as Sigma nests them and as the built-in server sends them", () => {
+  it("reads control values as Sigma nests them (the SDK's shape); flat values are not Sigma's", () => {
     expect(
       readEmbedMessage(
         event({ type: "workbook:loaded", workbook: { variables: { Client: "CL-1001", Bad: 3 } } }),
         frameWindow,
         ORIGIN,
       ),
-    ).toEqual({ type: "workbook:loaded", variables: { Client: "CL-1001" } });
+    ).toEqual({ type: "workbook:loaded", workbook: { variables: { Client: "CL-1001" } } });
+    const change: WorkbookVariableOnChangeEvent = {
+      type: "workbook:variables:onchange",
+      workbook: { variables: { Period: "ytd" } },
+    };
+    expect(readEmbedMessage(event(change), frameWindow, ORIGIN)).toEqual(change);
     expect(
       readEmbedMessage(
         event({ type: "workbook:variables:onchange", variables: { Period: "ytd" } }),
         frameWindow,
         ORIGIN,
       ),
-    ).toEqual({ type: "workbook:variables:onchange", variables: { Period: "ytd" } });
+    ).toEqual({ type: "workbook:variables:onchange", workbook: { variables: {} } });
+  });
+
+  it("reads full screen, URL, chart error and selection events in the SDK's shapes", () => {
+    const full: WorkbookFullScreenEvent = { type: "workbook:fullscreen:onchange", fullScreen: true };
+    const url: UrlOnChangeEvent = { type: "url:onchange", url: `${ORIGIN}/org/workbook/x/page/p2` };
+    const chart: WorkbookChartErrorEvent = {
+      type: "workbook:chart:error",
+      code: "EQUERY",
+      message: "This element could not be loaded.",
+      nodeId: "growth",
+    };
+    const selected: WorkbookSelectedNodeEvent = {
+      type: "workbook:selectednodeid:onchange",
+      selectedNodeId: "p2",
+      nodeType: "page",
+    };
+    const cleared: WorkbookSelectedNodeEvent = {
+      type: "workbook:selectednodeid:onchange",
+      selectedNodeId: null,
+      nodeType: null,
+    };
+    for (const m of [full, url, chart, selected, cleared]) {
+      expect(readEmbedMessage(event(m), frameWindow, ORIGIN)).toEqual(m);
+    }
+    for (const bad of [
+      { type: "workbook:fullscreen:onchange", fullScreen: "yes" },
+      { type: "url:onchange" },
+      { type: "workbook:chart:error", code: "X" },
+      { type: "workbook:selectednodeid:onchange", selectedNodeId: 3, nodeType: "page" },
+      { type: "workbook:selectednodeid:onchange", selectedNodeId: "p2", nodeType: "sheet" },
+    ]) {
+      expect(readEmbedMessage(event(bad), frameWindow, ORIGIN)).toBe(null);
+    }
+  });
+
+  it("asks a new frame for the selection in the shape of the SDK's workbookSelectedNodeIdUpdate", () => {
+    expect(selectNodeMessage({ selectedNodeId: "p2", nodeType: "page" })).toEqual({
+      type: "workbook:selectednodeid:update",
+      selectedNodeId: "p2",
+      nodeType: "page",
+    });
+    expect(selectNodeMessage(null)).toBe(null);
+    expect(selectNodeMessage({ selectedNodeId: null, nodeType: null })).toBe(null);
   });
 
   it("believes only a sensible page height", () => {

@@ -6,7 +6,8 @@ import type { TEmbedAction, TEmbedState } from "../utils/embed-state";
 
 const message = (m: TEmbedMessage): TEmbedAction => ({ type: "message", message: m });
 const einval = message({ type: "workbook:error", code: "EINVAL", message: "The link was already used." });
-const loaded = (variables: Record<string, string> = {}) => message({ type: "workbook:loaded", variables });
+const loaded = (variables: Record<string, string> = {}) =>
+  message({ type: "workbook:loaded", workbook: { variables } });
 const run = (...actions: TEmbedAction[]): TEmbedState => actions.reduce(embedReducer, initialEmbedState);
 
 describe("embedReducer", () => {
@@ -78,9 +79,50 @@ describe("embedReducer", () => {
   it("opens the new frame with the control values chosen so far", () => {
     const state = run(
       loaded({ Client: "CL-1001", Period: "ytd" }),
-      message({ type: "workbook:variables:onchange", variables: { Period: "t12m" } }),
+      message({ type: "workbook:variables:onchange", workbook: { variables: { Period: "t12m" } } }),
       einval,
     );
     expect(state.openedWith).toEqual({ Client: "CL-1001", Period: "t12m" });
+  });
+
+  it("covers the window while an element is full screen, and not in a new frame", () => {
+    const full = run(loaded(), message({ type: "workbook:fullscreen:onchange", fullScreen: true }));
+    expect(full.fullScreen).toBe(true);
+    expect(
+      embedReducer(full, message({ type: "workbook:fullscreen:onchange", fullScreen: false })).fullScreen,
+    ).toBe(false);
+    expect(embedReducer(full, einval).fullScreen).toBe(false);
+  });
+
+  it("restores the selected page in the frame opened by a re-mint", () => {
+    const selected = run(
+      loaded(),
+      message({ type: "url:onchange", url: "http://bi.test/org/workbook/Tax-Center-x/page/lots" }),
+      message({ type: "workbook:selectednodeid:onchange", selectedNodeId: "lots", nodeType: "page" }),
+    );
+    expect(selected.url).toBe("http://bi.test/org/workbook/Tax-Center-x/page/lots");
+    expect(selected.restore).toBe(null);
+    const reopened = embedReducer(selected, einval);
+    expect(reopened.restore).toEqual({ selectedNodeId: "lots", nodeType: "page" });
+    expect(reopened.url).toBe(null);
+    // The new frame confirms the selection: nothing left to restore.
+    const confirmed = embedReducer(
+      embedReducer(reopened, loaded()),
+      message({ type: "workbook:selectednodeid:onchange", selectedNodeId: "lots", nodeType: "page" }),
+    );
+    expect(confirmed.restore).toBe(null);
+  });
+
+  it("a chart error is one element's failure: the view stays loaded", () => {
+    const chartError = message({
+      type: "workbook:chart:error",
+      code: "EQUERY",
+      message: "no",
+      nodeId: "growth",
+    });
+    const state = run(loaded(), chartError, chartError);
+    expect(state.phase).toBe("loaded");
+    expect(state.failure).toBe(null);
+    expect(state.chartErrors).toEqual(["growth"]);
   });
 });

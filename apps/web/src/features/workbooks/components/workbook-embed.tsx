@@ -11,7 +11,7 @@ import { sessionQueryKey } from "@/lib/session";
 import { useEmbedUrl } from "../api/get-embed-url";
 import { myWorkbooksQueryOptions } from "../api/get-my-workbooks";
 import { frameFailureText } from "../utils/embed-errors";
-import { embedFrame, readEmbedMessage } from "../utils/embed-messages";
+import { embedFrame, readEmbedMessage, selectNodeMessage } from "../utils/embed-messages";
 import { embedReducer, initialEmbedState } from "../utils/embed-state";
 import { EmbedProblem, EmbedSkeleton } from "./embed-panels";
 
@@ -81,6 +81,16 @@ export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
   }, [origin]);
+
+  // A new frame after a re-mint goes back to the page or element the person had selected.
+  const loadedFrame = state.phase === "loaded" ? src : undefined;
+  const { restore } = state;
+  useEffect(() => {
+    const message = selectNodeMessage(restore);
+    const target = frameRef.current?.contentWindow;
+    if (!loadedFrame || !message || !target || !origin) return;
+    target.postMessage(message, origin);
+  }, [loadedFrame, restore, origin]);
 
   const waiting = src !== undefined && state.phase === "loading";
   useEffect(() => {
@@ -156,9 +166,14 @@ export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
           allow="camera; microphone; clipboard-write; fullscreen"
           allowFullScreen
           onLoad={() => setPageLoaded(frame.src)}
-          className="block h-[calc(100dvh-90px)] w-full border-0"
+          data-fullscreen={state.fullScreen ? "true" : undefined}
+          className={
+            state.fullScreen
+              ? "fixed inset-0 z-50 block h-dvh w-full border-0"
+              : "block h-[calc(100dvh-90px)] w-full border-0"
+          }
           style={
-            state.pageHeight === null
+            state.pageHeight === null || state.fullScreen
               ? undefined
               : { height: `max(calc(100dvh - 90px), ${state.pageHeight}px)` }
           }

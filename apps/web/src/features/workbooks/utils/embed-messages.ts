@@ -1,33 +1,67 @@
 /**
  * The browser side of Sigma's embedding protocol: the events the analytics frame posts to the portal
- * (`workbook:loaded`, `workbook:error`, ...) and the URL the frame is opened with.
+ * (`workbook:loaded`, `workbook:error`, ...), what the portal posts back, and the URL the frame is opened
+ * with. The shapes are the types of Sigma's own `@sigmacomputing/embed-sdk`; its listener functions are
+ * not used because they accept only Sigma's own hosts (decision 011).
  */
+import type {
+  UrlOnChangeEvent,
+  WorkbookChartErrorEvent,
+  WorkbookDataLoadedEvent,
+  WorkbookErrorEvent,
+  WorkbookFullScreenEvent,
+  WorkbookLoadedEvent,
+  WorkbookPageHeightEvent,
+  WorkbookSelectedNodeEvent,
+  WorkbookSelectedNodeIdUpdateEventName,
+  WorkbookVariableOnChangeEvent,
+} from "@sigmacomputing/embed-sdk";
 
 export type TEmbedVariables = Record<string, string>;
 
+/** The frame's events the portal acts on. */
 export type TEmbedMessage =
-  | { type: "workbook:loaded"; variables: TEmbedVariables }
-  | { type: "workbook:dataloaded" }
-  | { type: "workbook:error"; code: string; message: string }
-  | { type: "workbook:pageheight:onchange"; pageHeight: number }
-  | { type: "workbook:variables:onchange"; variables: TEmbedVariables };
+  | WorkbookLoadedEvent
+  | WorkbookDataLoadedEvent
+  | WorkbookErrorEvent
+  | WorkbookPageHeightEvent
+  | WorkbookVariableOnChangeEvent
+  | WorkbookFullScreenEvent
+  | UrlOnChangeEvent
+  | WorkbookChartErrorEvent
+  | WorkbookSelectedNodeEvent;
+
+export type TEmbedSelection = Pick<WorkbookSelectedNodeEvent, "selectedNodeId" | "nodeType">;
+
+/** `workbook:selectednodeid:update`, as the SDK's `workbookSelectedNodeIdUpdate` posts it. */
+export type TSelectNodeMessage = {
+  type: typeof WorkbookSelectedNodeIdUpdateEventName;
+  selectedNodeId: string | null;
+  nodeType: "element" | "page";
+};
 
 /** Sanity bound for `pageHeight`: a frame claiming more is not believed. */
 export const MAX_PAGE_HEIGHT = 50_000;
+
+/** Sanity bound for texts the frame sends (error messages, URLs). */
+const MAX_TEXT = 2_000;
 
 type TMessageEventLike = Pick<MessageEvent, "data" | "origin" | "source">;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Control values: Sigma nests them under `workbook`, the built-in analytics server sends them flat. */
+/** Control values, nested under `workbook` as Sigma sends them; anything but text values is dropped. */
 function readVariables(data: Record<string, unknown>): TEmbedVariables {
-  const source = isRecord(data.workbook) ? data.workbook.variables : data.variables;
+  const source = isRecord(data.workbook) ? data.workbook.variables : undefined;
   if (!isRecord(source)) return {};
   return Object.fromEntries(
     Object.entries(source).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
   );
 }
+
+const text = (value: unknown, fallback = ""): string =>
+  typeof value === "string" ? value.slice(0, MAX_TEXT) : fallback;
 
 /**
  * The embed message in `event`, or null when it must be ignored: only a message from the frame's own
@@ -47,25 +81,57 @@ export function readEmbedMessage(
 
   switch (data.type) {
     case "workbook:loaded":
-      return { type: data.type, variables: readVariables(data) };
+    case "workbook:variables:onchange":
+      return { type: data.type, workbook: { variables: readVariables(data) } };
     case "workbook:dataloaded":
       return { type: data.type };
     case "workbook:error":
       return {
         type: data.type,
         code: typeof data.code === "string" && data.code ? data.code : "UNKNOWN",
-        message: typeof data.message === "string" ? data.message.slice(0, 500) : "",
+        message: text(data.message).slice(0, 500),
       };
     case "workbook:pageheight:onchange": {
       const height = data.pageHeight;
       if (typeof height !== "number" || !Number.isFinite(height) || height <= 0) return null;
       return { type: data.type, pageHeight: Math.min(Math.ceil(height), MAX_PAGE_HEIGHT) };
     }
-    case "workbook:variables:onchange":
-      return { type: data.type, variables: readVariables(data) };
+    case "workbook:fullscreen:onchange":
+      if (typeof data.fullScreen !== "boolean") return null;
+      return { type: data.type, fullScreen: data.fullScreen };
+    case "url:onchange":
+      if (typeof data.url !== "string") return null;
+      return { type: data.type, url: text(data.url) };
+    case "workbook:chart:error":
+      if (typeof data.nodeId !== "string") return null;
+      return {
+        type: data.type,
+        code: text(data.code, "UNKNOWN") || "UNKNOWN",
+        message: typeof data.message === "string" ? text(data.message) : undefined,
+        nodeId: text(data.nodeId),
+      };
+    case "workbook:selectednodeid:onchange": {
+      const { selectedNodeId, nodeType } = data;
+      if (selectedNodeId !== null && typeof selectedNodeId !== "string") return null;
+      if (nodeType !== null && nodeType !== "element" && nodeType !== "page") return null;
+      return { type: data.type, selectedNodeId, nodeType };
+    }
     default:
       return null;
   }
+}
+
+/**
+ * The message that brings a new frame back to what the person had selected (a page or an element), or
+ * null when there is nothing to restore.
+ */
+export function selectNodeMessage(selection: TEmbedSelection | null): TSelectNodeMessage | null {
+  if (!selection || selection.selectedNodeId === null || selection.nodeType === null) return null;
+  return {
+    type: "workbook:selectednodeid:update",
+    selectedNodeId: selection.selectedNodeId,
+    nodeType: selection.nodeType,
+  };
 }
 
 export type TEmbedFrame = { src: string; origin: string };
