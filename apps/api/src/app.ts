@@ -130,6 +130,7 @@ export async function buildApp({
       passwords: createAccountLimits(db, config, "sign-in", shared),
       codes: createAccountLimits(db, config, "second-step", shared),
     },
+    shared,
   });
 
   app.setValidatorCompiler(validatorCompiler);

@@ -128,6 +128,39 @@ describe("several instances with REDIS_URL", () => {
     }
   });
 
+  it("per-IP limits are one count in Redis across both instances, and parallel requests cannot outrun it", async () => {
+    const env = {
+      REDIS_URL: a.config.redis!.url,
+      REDIS_KEY_PREFIX: `test-ip-${randomUUID()}:`,
+      AUTH_IP_LIMIT_PER_MINUTE: "4",
+    };
+    const c = await createTestApp(database, env);
+    const d = await createTestApp(database, env);
+    try {
+      // Different accounts (no account lock in play), one address, ten requests at once on two instances.
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? d : c).signIn(`per-ip-${i}@example.com`, "whatever-password-1", "192.0.2.200"),
+        ).map(async (res) => (await res).statusCode),
+      );
+      expect(statuses.filter((s) => s === 401)).toHaveLength(4);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(6);
+      // Another address has its own count, on either instance.
+      expect((await d.signIn("per-ip-x@example.com", "whatever-password-1", "192.0.2.201")).statusCode).toBe(
+        401,
+      );
+      const probe = new Redis(redisPort, "127.0.0.1");
+      try {
+        expect((await probe.keys(`${env.REDIS_KEY_PREFIX}ip:*`)).length).toBeGreaterThanOrEqual(2);
+      } finally {
+        probe.disconnect();
+      }
+    } finally {
+      await c.app.close();
+      await d.app.close();
+    }
+  });
+
   it("the per-person embed limit holds across both instances", async () => {
     const { email, password } = DEMO_CLIENTS[1];
     const cookies = [await a.sessionCookie(email, password), await b.sessionCookie(email, password)];

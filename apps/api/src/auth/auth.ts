@@ -19,7 +19,9 @@ import { existingAccountMail, passwordResetMail, verifyEmailMail } from "../mail
 import { queueSelfSignUpProvisioning } from "../accounts/self-sign-up.ts";
 import { hashPassword } from "../accounts/password.ts";
 import { verifyStoredPassword } from "../accounts/stored-password.ts";
+import type { SharedStore } from "../lib/redis.ts";
 import type { AccountLimits } from "./account-limits.ts";
+import { sharedIpLimitStorage } from "./ip-limits.ts";
 import { portalAuthPlugin } from "./hooks/index.ts";
 import { lockConcern } from "./hooks/lock.ts";
 import { policyConcern, signUpDomainError } from "./hooks/policy.ts";
@@ -87,9 +89,11 @@ export interface AuthDependencies {
   mailer: Mailer;
   /** The per-account limits on password guesses and second-step codes (decision 008). */
   limits: { passwords: AccountLimits; codes: AccountLimits };
+  /** REDIS_URL: the per-IP limits are counted there, shared by every instance (decision 009). */
+  shared?: SharedStore | undefined;
 }
 
-export function createAuth({ config, db, mailer, limits }: AuthDependencies) {
+export function createAuth({ config, db, mailer, limits, shared }: AuthDependencies) {
   const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
   if (config.social.google) socialProviders.google = config.social.google;
   if (config.social.microsoft) socialProviders.microsoft = config.social.microsoft;
@@ -177,6 +181,7 @@ export function createAuth({ config, db, mailer, limits }: AuthDependencies) {
     rateLimit: {
       enabled: true,
       storage: "database",
+      ...(shared && { customStorage: sharedIpLimitStorage(db, shared) }),
       window: 60,
       max: 600,
       customRules: {
