@@ -150,6 +150,14 @@ export const router = createBrowserRouter([
               })),
           },
           {
+            path: "audit",
+            handle: crumb("Audit log"),
+            lazy: () =>
+              import("@/features/admin/components/audit-page").then((m) => ({
+                Component: m.AuditPage,
+              })),
+          },
+          {
             path: "add-workbook",
             handle: crumb("Add Workbook"),
             lazy: () =>

@@ -1,11 +1,11 @@
 import { useMatch } from "react-router";
 
 import { SidebarLink } from "@/components/layouts/shell-layout";
-import { BriefcaseIcon, ChartIcon, UsersIcon } from "@/components/ui/icons";
+import { BriefcaseIcon, ChartIcon, ShieldIcon, UsersIcon } from "@/components/ui/icons";
 
 import { RetryIcon } from "./admin-icons";
 
-/** Admin sidebar: the three back-office lists and the BI sync queue. */
+/** Admin sidebar: the three back-office lists, the BI sync queue and the audit log. */
 export function AdminNav({ collapsed }: { collapsed: boolean }) {
   // /admin itself shows the client list.
   const atIndex = useMatch("/admin") !== null;
@@ -39,6 +39,9 @@ export function AdminNav({ collapsed }: { collapsed: boolean }) {
         </li>
         <li>
           <SidebarLink to="/admin/sync" icon={<RetryIcon />} label="BI sync" collapsed={collapsed} />
+        </li>
+        <li>
+          <SidebarLink to="/admin/audit" icon={<ShieldIcon />} label="Audit log" collapsed={collapsed} />
         </li>
       </ul>
     </nav>
