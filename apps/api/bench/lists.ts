@@ -3,6 +3,8 @@
  * Prints p50/p95 of the first page and of a search through the API (app.inject, admin bearer JWT),
  * next to the same SQL run directly through the driver in the same run.
  * Target: API p95 < 30 ms, and ≤ 1.5× growth from 1k to 1M.
+ * Then the audit log (/admin/audit) at 1k, 100k and 1M audit rows, every filter: target API p95 < 50 ms.
+ * BENCH_LISTS=audit (or clients) runs one of the two.
  */
 import { ZClientListQuerySchema } from "@portal/contracts";
 import { PgDialect } from "drizzle-orm/pg-core";
@@ -13,10 +15,12 @@ import { ensureUser } from "../src/accounts/accounts.ts";
 import { loadConfig } from "../src/config.ts";
 import { fromPostgres } from "../src/db/client.ts";
 import { BENCH_SERVER, serverAdmin } from "./server-admin.ts";
+import { auditCaseSql, auditCases, seedAudit } from "./audit-list.ts";
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,100000,1000000").split(",").map(Number);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 const DB_NAME = "portal_bench_lists";
+const LISTS = (process.env.BENCH_LISTS ?? "clients,audit").split(",");
 
 const dbUrl = new URL(BENCH_SERVER);
 dbUrl.pathname = `/${DB_NAME}`;
@@ -98,7 +102,7 @@ async function main() {
   const { app } = await buildApp({ config, database, logger: false });
   await ensureUser(database.db, {
     email: "bench.admin@example.com",
-    password: "bench-admin-passphrase",
+    password: "quartz-ledger-harbour-91",
     name: "Bench",
     role: "admin",
     resetExisting: true,
@@ -107,7 +111,7 @@ async function main() {
     method: "POST",
     url: "/api/auth/sign-in/email",
     headers: { origin: config.publicUrl },
-    payload: { email: "bench.admin@example.com", password: "bench-admin-passphrase" },
+    payload: { email: "bench.admin@example.com", password: "quartz-ledger-harbour-91" },
   });
   const cookie = String(signIn.headers["set-cookie"]).split(";")[0]!;
   const jwt = (await app.inject({ method: "GET", url: "/api/auth/token", headers: { cookie } })).json()
@@ -118,7 +122,7 @@ async function main() {
 
   const results: string[] = [];
   const firstPages: number[] = [];
-  for (const size of SIZES) {
+  for (const size of LISTS.includes("clients") ? SIZES : []) {
     const seedStart = performance.now();
     await seed(pool, size);
     console.log(
@@ -143,13 +147,42 @@ async function main() {
       console.log(results.at(-1));
     }
   }
-  console.log("\nclients     list        through the API (incl. auth)        same SQL directly");
+  if (results.length > 0)
+    console.log("\nclients     list        through the API (incl. auth)        same SQL directly");
   for (const line of results) console.log(line);
   if (firstPages.length > 1) {
     const growth = firstPages.at(-1)! / firstPages[0]!;
     console.log(
       `first-page p95 growth ${SIZES[0]!.toLocaleString("en-US")} → ${SIZES.at(-1)!.toLocaleString("en-US")}: ${growth.toFixed(2)}× (target ≤ 1.5×)`,
     );
+  }
+  const auditResults: string[] = [];
+  let auditRows = 0;
+  for (const size of LISTS.includes("audit") ? SIZES : []) {
+    const seedStart = performance.now();
+    await seedAudit(database.db, pool, auditRows, size);
+    auditRows = size;
+    console.log(
+      `audit trail grown to ${size.toLocaleString("en-US")} rows in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
+    for (const c of await auditCases(pool)) {
+      const res = await app.inject({ method: "GET", url: c.url, headers });
+      if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode} ${res.body}`);
+      const api = await time(() => app.inject({ method: "GET", url: c.url, headers }));
+      const compiled = await auditCaseSql(database.db, c.query);
+      const direct = await time(() => pool.query(compiled.sql, compiled.params));
+      auditResults.push(
+        `${size.toLocaleString("en-US").padStart(10)}  ${c.label.padEnd(16)}  API p50 ${api.p50.toFixed(2).padStart(6)} ms  p95 ${api.p95.toFixed(2).padStart(6)} ms   ` +
+          `SQL via driver p50 ${direct.p50.toFixed(2).padStart(6)} ms  p95 ${direct.p95.toFixed(2).padStart(6)} ms   rows ${res.json().length}, total ${res.headers["x-total-count"]}${res.headers["x-total-count-capped"] ? "+" : ""}`,
+      );
+      console.log(auditResults.at(-1));
+    }
+  }
+  if (auditResults.length > 0) {
+    console.log(
+      "\naudit rows  list              through the API (incl. auth)        same page SQL directly (target API p95 < 50 ms)",
+    );
+    for (const line of auditResults) console.log(line);
   }
   await pool.end();
   await app.close();

@@ -188,7 +188,14 @@ export async function countAudit(db: Executor, filters: AuditFilters): Promise<n
   return countMatching(db, await branchesFor(db, filters), null);
 }
 
-/** The SQL of the list's first page (for the benchmark, which runs it through the driver as well). */
-export async function auditPageQuery(db: Executor, filters: AuditFilters, limit: number): Promise<SQL> {
-  return pageStatement(await branchesFor(db, filters), undefined, limit + 1);
+/** The SQL of a page of the list (for the benchmark, which runs it through the driver as well). */
+export async function auditPageQuery(
+  db: Executor,
+  query: AuditFilters & { limit: number; before?: number | undefined; after?: number | undefined },
+): Promise<SQL> {
+  const branches = await branchesFor(db, query);
+  const cursorId = query.before ?? query.after;
+  const cursor =
+    cursorId === undefined ? undefined : await cursorOf(db, cursorId, query.after ? "after" : "before");
+  return pageStatement(branches, cursor ?? undefined, query.limit + 1);
 }
