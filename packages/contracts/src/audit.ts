@@ -27,7 +27,7 @@ export type TAuditEntry = z.infer<typeof ZAuditEntrySchema>;
 
 /**
  * Matching rows are counted up to this many for the list (`X-Total-Count`, with `X-Total-Count-Capped: true`
- * beyond it), so a page stays fast whatever the filter matches (DEVIATIONS D49). The CSV export counts them all.
+ * beyond it), so a page stays fast whatever the filter matches (DEVIATIONS D50). The CSV export counts them all.
  */
 export const AUDIT_COUNT_CAP = 10_000;
 

@@ -59,7 +59,7 @@ export const adminAuditRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (
       const query = request.query;
       knownVocabulary(query);
       const page = await listAudit(db, query);
-      // Keyset paging (DEVIATIONS D49): the lists' headers, with cursors instead of offsets.
+      // Keyset paging (DEVIATIONS D50): the lists' headers, with cursors instead of offsets.
       reply.header("x-total-count", String(page.total));
       if (page.capped) reply.header("x-total-count-capped", "true");
       const links: string[] = [];

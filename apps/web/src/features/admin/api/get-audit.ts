@@ -11,7 +11,7 @@ import type { TAuditCursor, TAuditFilters } from "../utils/audit-filters";
 
 export const LOAD_AUDIT_FAILED = "Failed to load the audit log.";
 
-/** One page of the audit log, and the cursors of the pages around it (keyset paging, DEVIATIONS D49). */
+/** One page of the audit log, and the cursors of the pages around it (keyset paging, DEVIATIONS D50). */
 export type TAuditPage = {
   rows: TAuditEntry[];
   /** Matching entries, counted up to 10,000 (`capped`: more than that). */

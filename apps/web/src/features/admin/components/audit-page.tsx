@@ -17,7 +17,7 @@ const count = new Intl.NumberFormat("en-US");
 
 /**
  * /admin/audit: the audit trail, newest first, filtered by person, action, outcome and days, a page at a
- * time (Older/Newer: keyset paging, DEVIATIONS D49); each entry opens to its before/after. Export CSV takes
+ * time (Older/Newer: keyset paging, DEVIATIONS D50); each entry opens to its before/after. Export CSV takes
  * every matching entry. The filters and the page are in the address bar, so a link shows the same view.
  */
 export function AuditPage() {
