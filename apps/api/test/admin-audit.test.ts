@@ -268,6 +268,13 @@ describe("GET /api/admin/audit.csv", () => {
       "details",
       "chain_seq",
     ]);
+    // The export itself is on the trail: who took which part.
+    const [exported] = await query<{ actor_email: string; details: unknown }>(sql`select actor_email, details
+      from audit_log where action = 'audit.exported' and request_id = ${res.headers["x-request-id"] as string}`);
+    expect(exported).toEqual({
+      actor_email: expect.stringContaining("@example.com"),
+      details: { filters: { action: "embed.denied" } },
+    });
     // The list's cap does not apply to the export, and the filters combine as on the list.
     const one = await get("/api/admin/audit.csv?action=embed.denied&person=bulk1%40example.com");
     expect(parse(one.body, { columns: true })).toHaveLength(402);

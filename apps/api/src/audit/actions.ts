@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = [
   "embed.issued",
   "embed.view_as",
   "embed.denied",
+  /** An admin exported the audit log as CSV (/admin/audit), with the filters used. */
+  "audit.exported",
   /** A signed-in person was refused a protected resource (403). */
   "access.denied",
 ] as const;

@@ -11,6 +11,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { countAudit, listAudit, type AuditFilters } from "../admin/audit.ts";
 import { auditCsvStream } from "../admin/audit-csv.ts";
+import { actorOf, auditActor } from "../admin/shared.ts";
+import { recordAudit } from "../audit/audit.ts";
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES, isAuditAction } from "../audit/actions.ts";
 import { createAuditVerification } from "../audit/verification.ts";
 import type { Database } from "../db/client.ts";
@@ -88,6 +90,22 @@ export const adminAuditRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (
     },
     async (request, reply) => {
       const filters = knownVocabulary(request.query);
+      // Who took a copy of the trail, and of which part. Written before counting, so an export that
+      // matches its own row counts and carries it.
+      await recordAudit(db, {
+        action: "audit.exported",
+        outcome: "success",
+        targetType: "audit_log",
+        details: {
+          filters: Object.fromEntries(
+            Object.entries(filters).map(([name, value]) => [
+              name,
+              value instanceof Date ? value.toISOString() : value,
+            ]),
+          ),
+        },
+        ...auditActor(actorOf(request)),
+      });
       // The total first, so the screen can show how far a large export has come.
       const total = await countAudit(db, filters);
       const day = new Date().toISOString().slice(0, 10);
