@@ -34,11 +34,14 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { authenticate, mustEnrol, SAFE_METHODS, type CachedPrincipal } from "./plugins/authenticate.ts";
 import { requestBodies } from "./plugins/request-bodies.ts";
 import { adminRoutes } from "./routes/admin.ts";
+import { adminSessionRoutes } from "./routes/admin-sessions.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { embedRoutes } from "./routes/embed.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { provisionRoutes } from "./routes/provision.ts";
 import { publicConfigRoutes } from "./routes/public-config.ts";
+import { sessionRoutes } from "./routes/sessions.ts";
+import { sessionActivity } from "./sessions/activity.ts";
 import { createEmbedder, type Embedder } from "./sigma/embedder.ts";
 import { createSigmaRestClient } from "./sigma/provisioning.ts";
 import type { SigmaRestClient } from "@portal/sigma";
@@ -270,12 +273,16 @@ export async function buildApp({
 
   await app.register(requestBodies);
   await app.register(authenticate, { auth, db, config, principals });
+  // After authenticate: a signed-in principal's request is noted as its session's last activity (throttled).
+  await app.register(sessionActivity, { db });
   await app.register(healthRoutes, { database, expectedMigrations: countMigrations(), shared, lifecycle });
   await app.register(authRoutes, { auth, db, config });
   await app.register(publicConfigRoutes, { config });
   await app.register(provisionRoutes, { db });
   const sigmaEmbedder = embedder ?? createEmbedder(config);
   await app.register(adminRoutes, { db, embedder: sigmaEmbedder, biClient });
+  await app.register(adminSessionRoutes, { auth, db });
+  await app.register(sessionRoutes, { auth, db });
   await app.register(embedRoutes, {
     db,
     embedder: sigmaEmbedder,

@@ -266,6 +266,16 @@ const routes: RouteCase[] = [
     ok: 200,
     request: (f) => ({ method: "POST", url: `/api/admin/resettwofactoremployee/${f.employee.e_id}` }),
   },
+  {
+    name: "POST /api/admin/revokesessionsclient/{c_id}",
+    ok: 200,
+    request: (f) => ({ method: "POST", url: `/api/admin/revokesessionsclient/${f.client.c_id}` }),
+  },
+  {
+    name: "POST /api/admin/revokesessionsemployee/{e_id}",
+    ok: 200,
+    request: (f) => ({ method: "POST", url: `/api/admin/revokesessionsemployee/${f.employee.e_id}` }),
+  },
 ];
 
 const expectations = [
@@ -375,6 +385,8 @@ const malformed: {
     ["POST", "resyncemployee"],
     ["POST", "resettwofactorclient"],
     ["POST", "resettwofactoremployee"],
+    ["POST", "revokesessionsclient"],
+    ["POST", "revokesessionsemployee"],
   ].map(([method, path]) => ({
     name: `${method} /api/admin/${path}/2147483648`,
     method: method as "DELETE" | "POST",

@@ -7,3 +7,4 @@ export * from "./routes.ts";
 export * from "./mfa.ts";
 export * from "./text.ts";
 export * from "./audit.ts";
+export * from "./sessions.ts";

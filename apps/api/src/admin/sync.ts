@@ -14,7 +14,7 @@ import { auditActor, rows, type Actor } from "./shared.ts";
 export type PersonTarget = { type: "client"; cId: number } | { type: "employee"; eId: number };
 
 /** The person's sign-in account; 404 in the admin's words when there is no such client or employee. */
-async function signInAccountOf(db: Executor, target: PersonTarget): Promise<string> {
+export async function signInAccountOf(db: Executor, target: PersonTarget): Promise<string> {
   const [row] =
     target.type === "client"
       ? await db.select({ userId: clients.userId }).from(clients).where(eq(clients.cId, target.cId))

@@ -29,6 +29,12 @@ export const AUDIT_ACTIONS = [
   "user.import_completed",
   /** An imported Firebase password hash replaced by Argon2id at its owner's first sign-in. */
   "user.password_rehashed",
+  /** A person signed out one of their sessions from the profile (denied: not theirs, or ended already). */
+  "session.revoked",
+  /** A person signed out of all their other sessions from the profile. */
+  "session.revoked_others",
+  /** An admin ended all of a person's sessions (Edit Client / Edit Employee). */
+  "user.sessions_revoked",
   "client.created",
   "client.updated",
   "client.deleted",

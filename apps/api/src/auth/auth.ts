@@ -54,6 +54,13 @@ export const DISABLED_AUTH_PATHS = [
   "/admin/update-user",
   "/change-email",
   "/delete-user",
+  // Sessions are listed and ended through the portal's API (/api/me/sessions, the admin's end-all): Better
+  // Auth's list answers every session's token to the page, and these changes would skip the audit trail
+  // (DEVIATIONS D51).
+  "/list-sessions",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
   // Two-step verification is TOTP with backup codes only; no codes by email (decision 006).
   "/two-factor/send-otp",
   "/two-factor/verify-otp",
@@ -93,6 +100,17 @@ export interface AuthDependencies {
   shared?: SharedStore | undefined;
 }
 
+/** Better Auth's models in the portal's schema (also used to run its session changes in a portal transaction). */
+export const AUTH_TABLES = {
+  user: schema.users,
+  session: schema.sessions,
+  account: schema.accounts,
+  verification: schema.verifications,
+  jwks: schema.jwks,
+  rateLimit: schema.rateLimits,
+  twoFactor: schema.twoFactors,
+};
+
 export function createAuth({ config, db, mailer, limits, shared }: AuthDependencies) {
   const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
   if (config.social.google) socialProviders.google = config.social.google;
@@ -109,15 +127,7 @@ export function createAuth({ config, db, mailer, limits, shared }: AuthDependenc
     disabledPaths: DISABLED_AUTH_PATHS,
     database: drizzleAdapter(db, {
       provider: "pg",
-      schema: {
-        user: schema.users,
-        session: schema.sessions,
-        account: schema.accounts,
-        verification: schema.verifications,
-        jwks: schema.jwks,
-        rateLimit: schema.rateLimits,
-        twoFactor: schema.twoFactors,
-      },
+      schema: AUTH_TABLES,
     }),
     emailAndPassword: {
       enabled: true,
