@@ -1,6 +1,8 @@
 /**
- * npm run screenshots -w apps/analytics — full-page screenshots of each demo workbook, light and dark, 1280 px
- * wide, as client CL-1001 sees them, into docs/screenshots/analytics-<workbook>-<theme>.png.
+ * npm run screenshots -w apps/analytics — full-page screenshots of each demo workbook as client CL-1001 sees it
+ * (the Tax Center as their advisor), at 390, 768 and 1440 px in the light theme and at 1440 px in the dark one,
+ * into docs/screenshots/analytics-<workbook>-<width>[-dark].png. `test/layout.test.ts` checks the same pages
+ * for overlapping or clipped labels and inner scrolling.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,9 +19,15 @@ await buildAnalyticsFrontEnd({ quiet: true });
 const t = await startTestServer();
 const browser = await launchChromium();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  const shots = [
+    { width: 390, theme: "Light" },
+    { width: 768, theme: "Light" },
+    { width: 1440, theme: "Light" },
+    { width: 1440, theme: "Dark" },
+  ] as const;
   for (const wb of DEMO_WORKBOOKS) {
-    for (const theme of ["Light", "Dark"] as const) {
+    for (const { width, theme } of shots) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 1 });
       // The Tax Center is shown as the employee sees it (with the client selector), the others as the client.
       const employee = wb.workbookName.startsWith("Tax-Center");
       const { url } = await mintEmbedUrl({
@@ -50,10 +58,18 @@ try {
       await page.goto(url);
       await page.waitForFunction(() => performance.getEntriesByName("wb:workbook:dataloaded").length > 0);
       const slug = (parseWorkbookName(wb.workbookName)?.slug ?? wb.workbookName).toLowerCase();
-      const file = path.join(OUT, `analytics-${slug}-${theme.toLowerCase()}.png`);
+      // Charts settle on resize observers after the data event: wait until their labels stop moving.
+      // (A string: tsx would wrap a function's inner helpers in a helper the page does not have.)
+      await page.waitForFunction(`new Promise((resolve) => {
+        const snap = () => Array.from(document.querySelectorAll(".wb-chart svg text"))
+          .map((e) => JSON.stringify(e.getBoundingClientRect())).join();
+        const before = snap();
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(before === snap())));
+      })`);
+      const file = path.join(OUT, `analytics-${slug}-${width}${theme === "Dark" ? "-dark" : ""}.png`);
       await page.screenshot({ path: file, fullPage: true });
       console.log(`wrote ${path.relative(process.cwd(), file)}`);
-      await page.close();
+      await context.close();
     }
   }
 } finally {

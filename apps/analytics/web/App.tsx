@@ -321,25 +321,27 @@ export function App({ boot }: { boot: EmbedBoot }) {
     [messenger],
   );
 
-  // Page height for hosts that size the frame to the content (:responsive_height=true).
+  // Page height for hosts that size the frame to the content (:responsive_height=true). Reported from the
+  // first render with data (or its error), so the host sizes the frame once, not first to the skeleton.
+  const shown = status.kind !== "loading";
+  const lastHeight = useRef(0);
   useEffect(() => {
-    if (!boot.responsiveHeight) return;
-    let last = 0;
+    if (!boot.responsiveHeight || !shown) return;
     // The content's own height: the document's scrollHeight never drops below the frame's height, so a
     // host that grew the frame would never see the page get shorter again.
     const root = document.querySelector<HTMLElement>(".wb-root") ?? document.body;
     const report = () => {
       const h = Math.ceil(root.getBoundingClientRect().height);
-      if (h !== last) {
-        last = h;
+      if (h !== lastHeight.current) {
+        lastHeight.current = h;
         messenger.post({ type: "workbook:pageheight:onchange", pageHeight: h });
       }
     };
+    // A new observer reports the current size at once, then every change.
     const observer = new ResizeObserver(report);
     observer.observe(root);
-    report();
     return () => observer.disconnect();
-  }, [boot.responsiveHeight, messenger]);
+  }, [boot.responsiveHeight, messenger, shown]);
 
   const controls = result?.controls ?? [];
 

@@ -140,6 +140,8 @@ export const ZElementSchema = z.discriminatedUnion("type", [
       .min(1),
     sort: z.object({ field, direction: z.enum(["asc", "desc"]) }).optional(),
     emptyMessage: z.string().default("No rows."),
+    /** Rows per page: a long table pages instead of scrolling inside the page. */
+    pageSize: z.number().int().min(5).max(200).default(15),
   }),
 ]);
 export type TElement = z.infer<typeof ZElementSchema>;

@@ -1,0 +1,173 @@
+/**
+ * Every workbook is readable at 390, 768 and 1440 px: no chart label (the SVG text ECharts draws) overlaps
+ * another or sticks out of its chart, nothing scrolls inside the page and nothing is wider than the frame,
+ * and the frame's reported height settles once instead of jumping while the workbook loads.
+ */
+import type { Browser, BrowserContext, Frame, Page } from "@playwright/test";
+import { DEMO_WORKBOOKS } from "@portal/contracts/demo";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { HostPage, events, launchChromium, waitForEvent } from "./browser-harness.ts";
+import { CLIENT_A, clientUser, employeeUser, mint, startTestServer, type TestServer } from "./helpers.ts";
+
+const WIDTHS = [390, 768, 1440] as const;
+
+let t: TestServer;
+let host: HostPage;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  host = await HostPage.start();
+  t = await startTestServer({ allowedParentOrigins: [host.origin] });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.stop();
+  await host?.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+interface LayoutProblem {
+  where: string;
+  problem: string;
+}
+
+/**
+ * Runs in the frame: every chart's visible text boxes against each other and against the chart's box, every
+ * element that scrolls its own content, and anything wider than the frame.
+ */
+function findLayoutProblems(): LayoutProblem[] {
+  const problems: LayoutProblem[] = [];
+  const visible = (el: Element) => {
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === "none" || s.visibility === "hidden" || Number(s.opacity) === 0) return false;
+      if (e.getAttribute("opacity") === "0" || e.getAttribute("fill-opacity") === "0") return false;
+    }
+    return true;
+  };
+  for (const chart of Array.from(document.querySelectorAll<HTMLElement>(".wb-chart"))) {
+    const id = chart.closest("section")?.getAttribute("data-element-id") ?? "?";
+    const box = chart.getBoundingClientRect();
+    const labels = Array.from(chart.querySelectorAll("svg text"))
+      .filter((el) => visible(el) && (el.textContent ?? "").trim() !== "")
+      .map((el) => ({ text: (el.textContent ?? "").trim(), r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0 && r.height > 0);
+    if (labels.length === 0) problems.push({ where: id, problem: "chart has no visible labels" });
+    for (const { text, r } of labels) {
+      if (
+        r.left < box.left - 1 ||
+        r.right > box.right + 1 ||
+        r.top < box.top - 1 ||
+        r.bottom > box.bottom + 1
+      ) {
+        problems.push({
+          where: id,
+          problem: `label "${text}" clipped: [${Math.round(r.left - box.left)}, ${Math.round(r.right - box.left)}] in a ${Math.round(box.width)} px chart`,
+        });
+      }
+    }
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) {
+        const a = labels[i]!.r;
+        const b = labels[j]!.r;
+        const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (w > 1 && h > 1) {
+          problems.push({
+            where: id,
+            problem: `labels "${labels[i]!.text}" and "${labels[j]!.text}" overlap by ${Math.round(w)}×${Math.round(h)} px`,
+          });
+        }
+      }
+    }
+  }
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>("body *"))) {
+    if (!visible(el) || el.closest("svg")) continue;
+    const s = getComputedStyle(el);
+    const where = el.closest("section")?.getAttribute("data-element-id") ?? el.className ?? el.tagName;
+    const scrolls = (o: string) => o === "auto" || o === "scroll";
+    if (scrolls(s.overflowY) && el.scrollHeight > el.clientHeight + 1) {
+      problems.push({
+        where,
+        problem: `${el.tagName}.${el.className} scrolls ${el.scrollHeight - el.clientHeight} px down`,
+      });
+    }
+    if (scrolls(s.overflowX) && el.scrollWidth > el.clientWidth + 1) {
+      problems.push({
+        where,
+        problem: `${el.tagName}.${el.className} scrolls ${el.scrollWidth - el.clientWidth} px sideways`,
+      });
+    }
+  }
+  const page = document.documentElement;
+  if (page.scrollWidth > page.clientWidth + 1) {
+    problems.push({
+      where: "page",
+      problem: `the page is ${page.scrollWidth} px wide in a ${page.clientWidth} px frame`,
+    });
+  }
+  return problems;
+}
+
+async function openWorkbook(workbookName: string, width: number): Promise<Frame> {
+  // The Tax Center as the advisor sees it (with the client picker), the others as the client.
+  const user = workbookName.startsWith("Tax-Center") ? employeeUser() : clientUser(CLIENT_A!);
+  const { url } = await mint(t.server, workbookName, user, { ui: { responsive_height: true } });
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(host.url(url, { width, height: 900 }));
+  await waitForEvent(page, "workbook:dataloaded");
+  const frame = page.frames().find((f) => f.url().includes("/workbook/"));
+  if (!frame) throw new Error("no workbook frame");
+  // Charts redraw on resize observers; wait until the labels have stopped moving.
+  await frame.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const snap = () =>
+          Array.from(document.querySelectorAll(".wb-chart svg text"))
+            .map((e) => JSON.stringify(e.getBoundingClientRect()))
+            .join();
+        const before = snap();
+        setTimeout(() => resolve(before === snap()), 300);
+      }),
+    undefined,
+    { timeout: 15_000 },
+  );
+  return frame;
+}
+
+describe("workbook layout", () => {
+  for (const wb of DEMO_WORKBOOKS) {
+    for (const width of WIDTHS) {
+      it(`${wb.workbookName} at ${width} px: no overlapping or clipped chart labels, no inner scrolling`, async () => {
+        const frame = await openWorkbook(wb.workbookName, width);
+        expect(await frame.locator(".wb-chart svg").count()).toBeGreaterThan(0);
+        expect(await frame.evaluate(findLayoutProblems)).toEqual([]);
+      });
+    }
+  }
+
+  it("the frame's height settles once: one page height per workbook, reported with its data", async () => {
+    for (const wb of DEMO_WORKBOOKS) {
+      await openWorkbook(wb.workbookName, 1440);
+      const heights = (await events(page))
+        .filter((e) => e.type === "workbook:pageheight:onchange")
+        .map((e) => e.pageHeight as number);
+      expect(heights.length, `${wb.workbookName}: ${heights.join(" → ")}`).toBeGreaterThan(0);
+      expect(heights.length, `${wb.workbookName}: ${heights.join(" → ")}`).toBeLessThanOrEqual(2);
+      for (let i = 1; i < heights.length; i++) {
+        expect(heights[i]!, `${wb.workbookName}: ${heights.join(" → ")}`).toBeGreaterThanOrEqual(
+          heights[i - 1]!,
+        );
+      }
+    }
+  });
+});
