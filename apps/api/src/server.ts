@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { findPublishedCredentials, publishedCredentialsMessage } from "./demo/published-credentials.ts";
 import { seedDemoData } from "./demo/seed.ts";
+import { startImportWorker } from "./import/worker.ts";
 import { startProvisioningWorker } from "./sigma/provisioning.ts";
 
 async function main() {
@@ -59,6 +60,9 @@ async function main() {
     concurrency: config.outbox.concurrency,
   });
 
+  // Imports CSV files of clients and employees in batches (decision 013); every instance runs one.
+  const importWorker = startImportWorker({ db: database.db, log: app.log });
+
   // Graceful shutdown, within 10 s: /readyz says 503 at once (the load balancer stops sending), then the
   // listener closes and requests in flight finish, the worker gives back its claims, and the process exits.
   let stopping = false;
@@ -75,7 +79,7 @@ async function main() {
     // A keep-alive connection that goes idle once its last request is answered would hold the close open
     // until its timeout: such connections are closed as they go idle.
     const idle = setInterval(() => app.server.closeIdleConnections(), 100);
-    await Promise.all([app.close().finally(() => clearInterval(idle)), worker.stop(4_000)]);
+    await Promise.all([app.close().finally(() => clearInterval(idle)), worker.stop(4_000), importWorker.stop()]);
     await database.close();
     process.exit(0);
   };

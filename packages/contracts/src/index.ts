@@ -8,3 +8,4 @@ export * from "./mfa.ts";
 export * from "./text.ts";
 export * from "./audit.ts";
 export * from "./sessions.ts";
+export * from "./import.ts";

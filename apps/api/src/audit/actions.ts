@@ -43,6 +43,10 @@ export const AUDIT_ACTIONS = [
   "employee.updated",
   "employee.deleted",
   "employee.sync_retried",
+  /** A CSV import of clients or employees was started (decision 013); each person gets their own created row. */
+  "people_import.started",
+  /** A CSV import finished: how many were created, skipped and failed. */
+  "people_import.completed",
   "sync.retried",
   "sync.retried_all",
   "workbook.created",

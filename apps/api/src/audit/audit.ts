@@ -43,6 +43,15 @@ export async function recordAudit(db: Executor, event: AuditEvent): Promise<void
   await appendChained(db, [auditRow(event, new Date())]);
 }
 
+/** Appends several events in one statement (a batch of the CSV import: one row per person created). */
+export async function recordAudits(db: Executor, events: AuditEvent[]): Promise<void> {
+  const at = new Date();
+  await appendChained(
+    db,
+    events.map((event) => auditRow(event, at)),
+  );
+}
+
 // Text as PostgreSQL stores it (a lone surrogate becomes U+FFFD), so the hash covers what is read back.
 const text = (value: string | null | undefined) =>
   value === null || value === undefined

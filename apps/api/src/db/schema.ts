@@ -354,6 +354,71 @@ export const tableRowCounts = pgTable("table_row_counts", {
   rowCount: bigint("row_count", { mode: "number" }).notNull(),
 });
 
+// ---- CSV import of clients and employees (decision 013) ----
+
+/**
+ * One uploaded file: previewed (`preview`), then imported by a worker on any instance in batches
+ * (`queued`, `running`, `done`). A worker holds the job with a lease, so another instance takes it over when
+ * the lease of a stopped one ends.
+ */
+export const importJobs = pgTable(
+  "import_jobs",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    /** client or employee. */
+    kind: text("kind").notNull(),
+    fileName: text("file_name").notNull(),
+    status: text("status").notNull().default("preview"),
+    /** The file's header cells, and the field → column index mapping in use. */
+    headers: jsonb("headers").notNull(),
+    mapping: jsonb("mapping").notNull(),
+    /** Rows in the file; how each ended is counted from `import_rows`. */
+    total: integer("total").notNull().default(0),
+    /** Who uploaded it (and started it): the actor of every audit row the import writes. */
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorEmail: text("actor_email").notNull(),
+    actorIp: text("actor_ip"),
+    actorUserAgent: text("actor_user_agent"),
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index("import_jobs_open_idx")
+      .on(t.createdAt)
+      .where(sql`status in ('queued', 'running')`),
+  ],
+);
+
+/**
+ * One row of an uploaded file: its cells as read, and its outcome. A password cell is kept only while the
+ * row waits to be imported, and blanked when the row is settled or refused (decision 013).
+ */
+export const importRows = pgTable(
+  "import_rows",
+  {
+    jobId: uuid("job_id")
+      .notNull()
+      .references(() => importJobs.id, { onDelete: "cascade" }),
+    /** The row's line number in the file. */
+    line: integer("line").notNull(),
+    cells: jsonb("cells").notNull(),
+    /** ok, invalid, skipped (at preview); pending, created, skipped, failed (importing). */
+    status: text("status").notNull(),
+    reason: text("reason"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.line] }),
+    index("import_rows_pending_idx")
+      .on(t.jobId, t.line)
+      .where(sql`status = 'pending'`),
+  ],
+);
+
 export const schema = {
   users,
   sessions,
@@ -373,4 +438,6 @@ export const schema = {
   clientWorkbooks,
   employeeClients,
   tableRowCounts,
+  importJobs,
+  importRows,
 };

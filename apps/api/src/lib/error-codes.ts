@@ -27,6 +27,13 @@ export const API_ERROR_CODES = [
   "UNKNOWN_CLIENT",
   "PRIVILEGE_READ_ONLY",
   "TEAM_NAME_SPELLING",
+  // CSV import of clients and employees (routes/admin-import.ts)
+  "FILE_TOO_LARGE",
+  "TOO_MANY_ROWS",
+  "NOT_CSV",
+  "FILE_ENCODING",
+  "IMPORT_MAPPING",
+  "IMPORT_STATE",
   // Provisioning
   "EMAIL_MISMATCH",
   // Sign-in, sign-up and two-step verification (answered through Better Auth)

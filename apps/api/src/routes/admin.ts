@@ -35,6 +35,7 @@ import { addClient, deleteClient, editClient, listClients } from "../admin/clien
 import { addEmployee, deleteEmployee, editEmployee, listEmployees } from "../admin/employees.ts";
 import { actorOf, auditActor, setPageHeaders } from "../admin/shared.ts";
 import { adminAuditRoutes } from "./admin-audit.ts";
+import { adminImportRoutes } from "./admin-import.ts";
 import {
   listSync,
   resetPersonTwoFactor,
@@ -81,6 +82,8 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
   app.addHook("onRequest", requireRole("admin"));
   // The audit log (/admin/audit), behind the same role gate.
   await app.register(adminAuditRoutes, { db });
+  // CSV import of clients and employees (decision 013), behind the same role gate.
+  await app.register(adminImportRoutes, { db });
 
   /**
    * A one-time embed URL for a newly registered person: the spec's hidden frame loads it so the BI

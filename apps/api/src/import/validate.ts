@@ -1,0 +1,279 @@
+import {
+  ALL_FIELDS_REQUIRED,
+  IMPORT_FIELD_LABELS,
+  PRIVILEGES,
+  ZAddClientRequestSchema,
+  ZAddEmployeeRequestSchema,
+  type TImportField,
+  type TImportKind,
+  type TImportMapping,
+} from "@portal/contracts";
+import { sql } from "drizzle-orm";
+import type { z } from "zod";
+import { passwordProblem } from "../accounts/password.ts";
+import { rows as rowsOf } from "../admin/shared.ts";
+import type { Executor } from "../db/client.ts";
+import { mapRow } from "./columns.ts";
+
+export type ClientInput = z.output<typeof ZAddClientRequestSchema>;
+export type EmployeeInput = z.output<typeof ZAddEmployeeRequestSchema>;
+
+export interface FileRow {
+  line: number;
+  cells: string[];
+}
+
+export type CheckedRow =
+  | { line: number; status: "ok"; kind: "client"; input: ClientInput }
+  | { line: number; status: "ok"; kind: "employee"; input: EmployeeInput }
+  | { line: number; status: "invalid" | "skipped"; reason: string };
+
+/** What the portal already has that a file's rows are checked against. */
+export interface Lookups {
+  /** Workbooks by full name and by label (the name before its Sigma id), lower case; null when a label is ambiguous. */
+  workbooks: Map<string, number | null>;
+  /** Existing clients' business ids → internal id (employees' Assigned Clients). */
+  clientIds: Map<string, number>;
+  /** Existing accounts by email: whether it may be given a fresh start, and the person record it has. */
+  accounts: Map<string, { reusable: boolean; businessId: string | null; kind: TImportKind | null }>;
+  /** Business ids already in use (of the imported kind) → the email they belong to. */
+  businessIds: Map<string, string>;
+}
+
+/** Cells of a list field (workbooks, clients): separated by ; | , or line breaks. */
+export function splitList(cell: string): string[] {
+  return [
+    ...new Set(
+      cell
+        .split(/[;|,\n]/)
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+const workbookLabel = (name: string) => name.replace(/-[A-Za-z0-9]{22,24}$/, "");
+const labelKey = (label: string) =>
+  label
+    .toLowerCase()
+    .replace(/[\s_-]+/g, " ")
+    .trim();
+
+/**
+ * Reads what the rows refer to, in a few queries whatever the file's size: the workbook catalogue, the
+ * clients named in Assigned Clients, and the accounts and business ids the rows' emails and ids already have.
+ */
+export async function loadLookups(
+  db: Executor,
+  kind: TImportKind,
+  mapping: TImportMapping,
+  rows: FileRow[],
+): Promise<Lookups> {
+  const values = rows.map((row) => mapRow(row.cells, mapping));
+  const emails = [...new Set(values.map((v) => (v.email ?? "").trim().toLowerCase()).filter(Boolean))];
+  const businessIds = [
+    ...new Set(
+      values.map((v) => (v[kind === "client" ? "clientId" : "employeeId"] ?? "").trim()).filter(Boolean),
+    ),
+  ];
+  const referenced =
+    kind === "employee" ? [...new Set(values.flatMap((v) => splitList(v.clients ?? "")))] : [];
+
+  const workbooks = new Map<string, number | null>();
+  const catalogue = rowsOf<{ id: number; workbook_name: string }>(
+    await db.execute(sql`select id, workbook_name from workbooks order by id`),
+  );
+  for (const w of catalogue) workbooks.set(w.workbook_name.toLowerCase(), w.id);
+  for (const w of catalogue) {
+    const key = `label:${labelKey(workbookLabel(w.workbook_name))}`;
+    workbooks.set(key, workbooks.has(key) ? null : w.id);
+  }
+
+  const clientIds = new Map<string, number>();
+  if (referenced.length > 0) {
+    const found = rowsOf<{ c_id: number; client_id: string }>(
+      await db.execute(
+        sql`select c_id, client_id from clients where client_id = any(${sql.param(referenced)}::text[])`,
+      ),
+    );
+    for (const c of found) clientIds.set(c.client_id, c.c_id);
+  }
+
+  const accounts: Lookups["accounts"] = new Map();
+  if (emails.length > 0) {
+    const found = rowsOf<{
+      email: string;
+      banned: boolean | null;
+      client_id: string | null;
+      employee_id: string | null;
+    }>(
+      await db.execute(sql`
+        select u.email, u.banned, c.client_id, e.employee_id
+          from users u
+          left join clients c on c.user_id = u.id
+          left join employees e on e.user_id = u.id
+         where u.email = any(${sql.param(emails)}::text[])`),
+    );
+    for (const a of found) {
+      const kindOf: TImportKind | null =
+        a.client_id !== null ? "client" : a.employee_id !== null ? "employee" : null;
+      accounts.set(a.email, {
+        // As createSignInAccount: a deleted client's or employee's disabled account gets a fresh start.
+        reusable: Boolean(a.banned) && kindOf === null,
+        businessId: a.client_id ?? a.employee_id,
+        kind: kindOf,
+      });
+    }
+  }
+
+  const inUse = new Map<string, string>();
+  if (businessIds.length > 0) {
+    const found = rowsOf<{ id: string; email: string }>(
+      await db.execute(
+        kind === "client"
+          ? sql`select client_id as id, email from clients where client_id = any(${sql.param(businessIds)}::text[])`
+          : sql`select employee_id as id, email from employees where employee_id = any(${sql.param(businessIds)}::text[])`,
+      ),
+    );
+    for (const b of found) inUse.set(b.id, b.email);
+  }
+  return { workbooks, clientIds, accounts, businessIds: inUse };
+}
+
+/** zod's messages for a row, each naming its field ("All fields are required." becomes "Email is required."). */
+function issueMessages(error: z.ZodError, labels: Record<string, string>): string[] {
+  const missing = new Set(
+    error.issues.filter((i) => i.message === ALL_FIELDS_REQUIRED).map((i) => String(i.path[0] ?? "")),
+  );
+  return [
+    ...new Set(
+      error.issues.flatMap((issue) => {
+        const field = String(issue.path[0] ?? "");
+        // An empty cell is "required", not also every other rule of the field.
+        if (missing.has(field)) {
+          return issue.message === ALL_FIELDS_REQUIRED ? [`${labels[field] ?? field} is required.`] : [];
+        }
+        return [issue.message];
+      }),
+    ),
+  ];
+}
+
+const LABELS: Record<string, string> = {
+  ...IMPORT_FIELD_LABELS,
+  workbookIds: IMPORT_FIELD_LABELS.workbooks,
+  clientIds: IMPORT_FIELD_LABELS.clients,
+};
+
+/** "build" or " VIEW " reads as the option; anything else is left for the contract to refuse. */
+function privilegeOf(cell: string): string {
+  const match = PRIVILEGES.find((p) => p.toLowerCase() === cell.trim().toLowerCase());
+  return match ?? cell.trim();
+}
+
+/**
+ * Every row checked with the Add Client / Add Employee contracts and the password policy, plus what only a
+ * file can get wrong: a row of the wrong width, an email or business id twice in the file, workbooks and
+ * clients the portal does not have. A person already in the portal with the same email and business id is
+ * skipped (so importing the same file again creates nothing twice); an email or id that belongs to someone
+ * else is a problem.
+ */
+export function checkRows(
+  kind: TImportKind,
+  headers: string[],
+  mapping: TImportMapping,
+  rows: FileRow[],
+  lookups: Lookups,
+): CheckedRow[] {
+  const idField: TImportField = kind === "client" ? "clientId" : "employeeId";
+  const idLabel = IMPORT_FIELD_LABELS[idField];
+  const firstEmail = new Map<string, number>();
+  const firstId = new Map<string, number>();
+  return rows.map(({ line, cells }): CheckedRow => {
+    const problems: string[] = [];
+    if (cells.length !== headers.length) {
+      problems.push(`The row has ${cells.length} cells; the header has ${headers.length}.`);
+    }
+    const v = mapRow(cells, mapping);
+    const email = (v.email ?? "").trim().toLowerCase();
+    const businessId = (v[idField] ?? "").trim();
+
+    let parsed: { success: true; data: ClientInput | EmployeeInput } | { success: false; error: z.ZodError };
+    if (kind === "client") {
+      const workbookIds: number[] = [];
+      for (const name of splitList(v.workbooks ?? "")) {
+        const id =
+          lookups.workbooks.get(name.toLowerCase()) ?? lookups.workbooks.get(`label:${labelKey(name)}`);
+        if (id === undefined) problems.push(`Unknown workbook: ${name}.`);
+        else if (id === null) problems.push(`Workbook ${name} matches several workbooks; use its full name.`);
+        else workbookIds.push(id);
+      }
+      parsed = ZAddClientRequestSchema.safeParse({
+        clientId: v.clientId ?? "",
+        firstName: v.firstName ?? "",
+        lastName: v.lastName ?? "",
+        email: v.email ?? "",
+        password: v.password ?? "",
+        privilege: privilegeOf(v.privilege ?? ""),
+        workbookIds,
+      });
+    } else {
+      const clientIds: number[] = [];
+      for (const id of splitList(v.clients ?? "")) {
+        const cId = lookups.clientIds.get(id);
+        if (cId === undefined) problems.push(`Unknown client: ${id}.`);
+        else clientIds.push(cId);
+      }
+      parsed = ZAddEmployeeRequestSchema.safeParse({
+        employeeId: v.employeeId ?? "",
+        firstName: v.firstName ?? "",
+        lastName: v.lastName ?? "",
+        email: v.email ?? "",
+        password: v.password ?? "",
+        privilege: privilegeOf(v.privilege ?? ""),
+        clientIds,
+      });
+    }
+    if (!parsed.success) problems.push(...issueMessages(parsed.error, LABELS));
+    else {
+      const policy = passwordProblem(parsed.data.password, {
+        email: parsed.data.email,
+        name: `${parsed.data.firstName} ${parsed.data.lastName}`,
+      });
+      if (policy) problems.push(`Password: ${policy}`);
+    }
+
+    if (email) {
+      const earlier = firstEmail.get(email);
+      if (earlier !== undefined) problems.push(`Email ${email} is also on line ${earlier}.`);
+      else firstEmail.set(email, line);
+    }
+    if (businessId) {
+      const earlier = firstId.get(businessId);
+      if (earlier !== undefined) problems.push(`${idLabel} ${businessId} is also on line ${earlier}.`);
+      else firstId.set(businessId, line);
+    }
+
+    const account = email ? lookups.accounts.get(email) : undefined;
+    const idOwner = businessId ? lookups.businessIds.get(businessId) : undefined;
+    if (account && account.kind === kind && account.businessId === businessId) {
+      if (problems.length === 0) {
+        return {
+          line,
+          status: "skipped",
+          reason: `Already in the portal (${idLabel} ${businessId}, ${email}).`,
+        };
+      }
+    } else {
+      if (account && !account.reusable) problems.push("A user with this email already exists.");
+      if (idOwner !== undefined) problems.push(`${idLabel} ${businessId} is already in use.`);
+    }
+
+    if (problems.length > 0 || !parsed.success) {
+      return { line, status: "invalid", reason: problems.join(" ") };
+    }
+    return kind === "client"
+      ? { line, status: "ok", kind, input: parsed.data as ClientInput }
+      : { line, status: "ok", kind, input: parsed.data as EmployeeInput };
+  });
+}

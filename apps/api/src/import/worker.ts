@@ -1,0 +1,281 @@
+import type { TImportKind, TImportMapping } from "@portal/contracts";
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { hashPassword } from "../accounts/password.ts";
+import { recordAudit } from "../audit/audit.ts";
+import { auditActor, rows as rowsOf } from "../admin/shared.ts";
+import type { Database } from "../db/client.ts";
+import { createPeople, type NewPerson } from "./create-people.ts";
+import { jobActor } from "./jobs.ts";
+import { checkRows, loadLookups, type FileRow } from "./validate.ts";
+
+export interface ImportWorkerOptions {
+  db: Database;
+  log?: Pick<FastifyBaseLogger, "error" | "info">;
+  /** How long a claim on a job holds without being renewed (each batch renews it). */
+  leaseMs?: number;
+  /** Rows per transaction. */
+  batchSize?: number;
+  /** How often an idle worker looks for a job. */
+  pollMs?: number;
+  /** Called after each committed batch (tests stop a worker mid-way with it). */
+  onBatch?: (jobId: string) => void;
+}
+
+interface ClaimedJob {
+  id: string;
+  kind: TImportKind;
+  headers: string[];
+  mapping: TImportMapping;
+  total: number;
+  actor_user_id: string | null;
+  actor_email: string;
+  actor_ip: string | null;
+  actor_user_agent: string | null;
+}
+
+class LeaseLost extends Error {}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth += 1) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * The import worker (decision 013). Every instance runs one; it claims one queued or abandoned job at a
+ * time with a lease (`FOR UPDATE SKIP LOCKED`, as the outbox does, decision 010) and imports its pending
+ * rows in batches, each batch one transaction that creates the people and settles their rows together. A
+ * worker that stops (restart, crash) leaves its rows pending and its lease runs out: any instance continues
+ * where the last committed batch ended, so nobody is created twice.
+ */
+export function startImportWorker(options: ImportWorkerOptions) {
+  const { db, log } = options;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const batchSize = options.batchSize ?? 200;
+  const pollMs = options.pollMs ?? 1_000;
+  const owner = `import-${crypto.randomUUID()}`;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  async function claim(): Promise<ClaimedJob | undefined> {
+    const claimed = rowsOf<ClaimedJob>(
+      await db.execute(sql`
+        update import_jobs j
+           set status = 'running', lease_owner = ${owner},
+               lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+         where j.id = (select id from import_jobs
+                        where status in ('queued', 'running')
+                          and (lease_expires_at is null or lease_expires_at <= now())
+                        order by created_at limit 1 for update skip locked)
+        returning j.id, j.kind, j.headers, j.mapping, j.total, j.actor_user_id, j.actor_email, j.actor_ip, j.actor_user_agent`),
+    );
+    return claimed[0];
+  }
+
+  const actorOf = (job: ClaimedJob) =>
+    jobActor({
+      actorUserId: job.actor_user_id,
+      actorEmail: job.actor_email,
+      actorIp: job.actor_ip,
+      actorUserAgent: job.actor_user_agent,
+    });
+
+  /** Locks the job for this transaction while this worker still holds its lease, and renews the lease. */
+  async function holdLease(tx: Parameters<Parameters<Database["transaction"]>[0]>[0], jobId: string) {
+    const held = await tx.execute(sql`
+      update import_jobs set lease_expires_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
+       where id = ${jobId} and lease_owner = ${owner} returning id`);
+    if (rowsOf(held).length === 0) throw new LeaseLost();
+  }
+
+  /** The password cell of a settled row is blanked: it is kept only while the row waits. */
+  function blankPassword(job: ClaimedJob) {
+    const index = job.mapping.password;
+    return index === undefined ? sql`cells` : sql`jsonb_set(cells, array[${String(index)}], '""'::jsonb)`;
+  }
+
+  async function settle(
+    tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
+    job: ClaimedJob,
+    outcomes: { line: number; status: "created" | "skipped" | "failed"; reason: string | null }[],
+  ) {
+    if (outcomes.length === 0) return;
+    await tx.execute(sql`
+      update import_rows r set status = u.status, reason = u.reason, cells = ${blankPassword(job)}
+        from unnest(${sql.param(outcomes.map((o) => o.line))}::int[],
+                    ${sql.param(outcomes.map((o) => o.status))}::text[],
+                    ${sql.param(outcomes.map((o) => o.reason))}::text[]) as u(line, status, reason)
+       where r.job_id = ${job.id} and r.line = u.line and r.status = 'pending'`);
+  }
+
+  /** One transaction: the rows still pending among `rows` are checked again, created or settled. */
+  async function importRows(job: ClaimedJob, rows: FileRow[], hashes: Map<number, string>) {
+    await db.transaction(async (tx) => {
+      await holdLease(tx, job.id);
+      const lines = rows.map((r) => r.line);
+      const pending = new Set(
+        rowsOf<{ line: number }>(
+          await tx.execute(sql`
+            select line from import_rows
+             where job_id = ${job.id} and line = any(${sql.param(lines)}::int[]) and status = 'pending'`),
+        ).map((r) => r.line),
+      );
+      const still = rows.filter((r) => pending.has(r.line));
+      // Checked again inside the transaction: someone may have added one of these people since the preview.
+      const lookups = await loadLookups(tx, job.kind, job.mapping, still);
+      const checked = checkRows(job.kind, job.headers, job.mapping, still, lookups);
+      const people: NewPerson[] = [];
+      const outcomes: { line: number; status: "created" | "skipped" | "failed"; reason: string | null }[] =
+        [];
+      for (const row of checked) {
+        if (row.status === "ok") {
+          const passwordHash = hashes.get(row.line) ?? (await hashPassword(row.input.password));
+          people.push(
+            row.kind === "client"
+              ? { kind: "client", line: row.line, input: row.input, passwordHash }
+              : { kind: "employee", line: row.line, input: row.input, passwordHash },
+          );
+          outcomes.push({ line: row.line, status: "created", reason: null });
+        } else {
+          outcomes.push({
+            line: row.line,
+            status: row.status === "skipped" ? "skipped" : "failed",
+            reason: row.reason,
+          });
+        }
+      }
+      await createPeople(tx, job.kind, people, lookups, actorOf(job), job.id);
+      await settle(tx, job, outcomes);
+    });
+  }
+
+  async function runBatch(job: ClaimedJob): Promise<boolean> {
+    const rows = rowsOf<FileRow>(
+      await db.execute(sql`
+        select line, cells from import_rows
+         where job_id = ${job.id} and status = 'pending' order by line limit ${batchSize}`),
+    );
+    if (rows.length === 0) return false;
+    // Argon2id is slow on purpose: hashed before the transaction opens, on libuv's thread pool in parallel.
+    const before = checkRows(
+      job.kind,
+      job.headers,
+      job.mapping,
+      rows,
+      await loadLookups(db, job.kind, job.mapping, rows),
+    );
+    const hashes = new Map<number, string>();
+    await Promise.all(
+      before.map(async (row) => {
+        if (row.status === "ok") hashes.set(row.line, await hashPassword(row.input.password));
+      }),
+    );
+    try {
+      await importRows(job, rows, hashes);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Someone created one of these people between the check and the insert: each row on its own, so
+      // only that row fails.
+      for (const row of rows) {
+        try {
+          await importRows(job, [row], hashes);
+        } catch (rowError) {
+          if (!isUniqueViolation(rowError)) throw rowError;
+          await db.transaction(async (tx) => {
+            await holdLease(tx, job.id);
+            await settle(tx, job, [
+              {
+                line: row.line,
+                status: "failed",
+                reason: "A person with this email or business id already exists.",
+              },
+            ]);
+          });
+        }
+      }
+    }
+    options.onBatch?.(job.id);
+    return true;
+  }
+
+  async function finish(job: ClaimedJob) {
+    await db.transaction(async (tx) => {
+      await holdLease(tx, job.id);
+      const counts = rowsOf<{ status: string; n: number }>(
+        await tx.execute(
+          sql`select status, count(*)::int as n from import_rows where job_id = ${job.id} group by status`,
+        ),
+      );
+      const count = (status: string) => counts.find((c) => c.status === status)?.n ?? 0;
+      // Rows refused at preview keep their cells for the failed-rows file, without the password.
+      await tx.execute(
+        sql`update import_rows set cells = ${blankPassword(job)} where job_id = ${job.id} and status = 'invalid'`,
+      );
+      await tx.execute(sql`
+        update import_jobs set status = 'done', finished_at = now(), lease_owner = null, lease_expires_at = null,
+               updated_at = now()
+         where id = ${job.id}`);
+      await recordAudit(tx, {
+        action: "people_import.completed",
+        outcome: "success",
+        targetType: "import",
+        targetId: job.id,
+        details: {
+          kind: job.kind,
+          rows: job.total,
+          created: count("created"),
+          skipped: count("skipped"),
+          failed: count("failed") + count("invalid"),
+        },
+        ...auditActor(actorOf(job)),
+      });
+    });
+  }
+
+  async function runJob(job: ClaimedJob) {
+    while (!stopped && (await runBatch(job))) {
+      /* one batch per turn */
+    }
+    if (!stopped) await finish(job);
+  }
+
+  async function tick() {
+    timer = undefined;
+    if (stopped) return;
+    try {
+      for (let job = await claim(); job && !stopped; job = stopped ? undefined : await claim()) {
+        await runJob(job);
+      }
+    } catch (error) {
+      if (!(error instanceof LeaseLost)) log?.error({ err: error }, "CSV import batch failed; retrying");
+    }
+    if (!stopped) timer = setTimeout(() => (running = tick()), pollMs);
+  }
+
+  running = tick();
+  return {
+    /** Looks for work now (a job was just started on this instance). */
+    wake() {
+      if (stopped || !timer) return;
+      clearTimeout(timer);
+      running = tick();
+    },
+    /** Stops after the batch in flight and gives the job back, so another instance continues at once. */
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running.catch(() => undefined);
+      await db
+        .execute(
+          sql`update import_jobs set lease_owner = null, lease_expires_at = null where lease_owner = ${owner}`,
+        )
+        .catch(() => undefined);
+    },
+  };
+}
+
+export type ImportWorker = ReturnType<typeof startImportWorker>;
