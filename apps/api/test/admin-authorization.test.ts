@@ -74,17 +74,65 @@ async function fixture() {
       sql`select id from provisioning_requests where subject = ${client.email} order by seq limit 1`,
     )) as unknown as { rows: { id: string }[] }
   ).rows;
-  return { i, wb, client, employee, syncId: change!.id };
+  // A CSV import in preview (one row, nothing created yet).
+  const importJob = (
+    await t.app.inject({
+      method: "POST",
+      url: "/api/admin/imports?kind=client",
+      headers: { ...as.admin!, "content-type": "text/csv" },
+      payload: `Client ID,First name,Last name,Email,Password,Privilege\nCL-I${i},Import,Matrix,import.matrix${i}@example.com,amber-willow-passphrase,View\n`,
+    })
+  ).json() as { id: string };
+  return { i, wb, client, employee, syncId: change!.id, importId: importJob.id };
 }
 
 type Fixture = Awaited<ReturnType<typeof fixture>>;
 interface RouteCase {
   name: string;
   ok: number;
-  request: (f: Fixture) => { method: "GET" | "POST" | "PUT" | "DELETE"; url: string; payload?: object };
+  request: (f: Fixture) => {
+    method: "GET" | "POST" | "PUT" | "DELETE";
+    url: string;
+    payload?: object | string;
+    headers?: Record<string, string>;
+  };
 }
 
 const routes: RouteCase[] = [
+  {
+    name: "POST /api/admin/imports (CSV upload)",
+    ok: 201,
+    request: (f) => ({
+      method: "POST",
+      url: "/api/admin/imports?kind=client",
+      headers: { "content-type": "text/csv" },
+      payload: `Client ID,Email\nCL-U${f.i},upload.matrix${f.i}@example.com\n`,
+    }),
+  },
+  {
+    name: "GET /api/admin/imports/{id}",
+    ok: 200,
+    request: (f) => ({ method: "GET", url: `/api/admin/imports/${f.importId}` }),
+  },
+  {
+    name: "PUT /api/admin/imports/{id}/mapping",
+    ok: 200,
+    request: (f) => ({
+      method: "PUT",
+      url: `/api/admin/imports/${f.importId}/mapping`,
+      payload: { mapping: { clientId: 0, firstName: 1, lastName: 2, email: 3, password: 4, privilege: 5 } },
+    }),
+  },
+  {
+    name: "POST /api/admin/imports/{id}/start",
+    ok: 202,
+    request: (f) => ({ method: "POST", url: `/api/admin/imports/${f.importId}/start` }),
+  },
+  {
+    name: "GET /api/admin/imports/{id}/failed.csv",
+    ok: 200,
+    request: (f) => ({ method: "GET", url: `/api/admin/imports/${f.importId}/failed.csv` }),
+  },
   { name: "GET /api/admin/sync", ok: 200, request: () => ({ method: "GET", url: "/api/admin/sync" }) },
   { name: "GET /api/admin/audit", ok: 200, request: () => ({ method: "GET", url: "/api/admin/audit" }) },
   {
@@ -287,7 +335,8 @@ const expectations = [
 describe.each(routes)("$name", (route) => {
   it.each(expectations)("answers %s with %i and changes nothing", async (who, status) => {
     const f = await fixture();
-    const res = await t.app.inject({ ...route.request(f), headers: as[who] });
+    const request = route.request(f);
+    const res = await t.app.inject({ ...request, headers: { ...as[who], ...request.headers } });
     expect(res.statusCode).toBe(status);
     expect(res.json()).toMatchObject({ error: expect.any(String) });
     const still = await t.app.inject({
@@ -302,7 +351,8 @@ describe.each(routes)("$name", (route) => {
 
   it(`answers an admin with ${route.ok}`, async () => {
     const f = await fixture();
-    const res = await t.app.inject({ ...route.request(f), headers: as.admin });
+    const request = route.request(f);
+    const res = await t.app.inject({ ...request, headers: { ...as.admin, ...request.headers } });
     expect(res.statusCode).toBe(route.ok);
   });
 });
@@ -352,6 +402,18 @@ const malformed: {
     name: "GET /api/admin/audit.csv?from=2026-02-31",
     method: "GET",
     url: "/api/admin/audit.csv?from=2026-02-31",
+  },
+  {
+    name: "POST /api/admin/imports?kind=nobody",
+    method: "POST",
+    url: "/api/admin/imports?kind=nobody",
+    payload: "{}",
+  },
+  {
+    name: "PUT /api/admin/imports/not-an-id/mapping",
+    method: "PUT",
+    url: "/api/admin/imports/not-an-id/mapping",
+    payload: "{}",
   },
   ...["addclient", "addemployee", "addworkbook"].map((path) => ({
     name: `POST /api/admin/${path} (bad body)`,
