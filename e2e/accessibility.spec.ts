@@ -1,16 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
-import { accounts, expect, test } from "./support/fixtures.ts";
+import { accounts, expect, postAuth, test } from "./support/fixtures.ts";
 import { waitForAnalyticsServer } from "./support/workbooks-helpers.ts";
 
 /**
  * axe (WCAG 2.x A and AA rules) on the portal's screens. The analytics frame's content is the analytics
  * server's page, checked on its own; here it is left out.
  */
-async function expectNoViolations(page: Page, url: string, ready: string) {
+async function expectNoViolations(page: Page, url: string, ready: string, settled?: () => Promise<void>) {
   await page.goto(url);
   await expect(page.getByRole("heading", { level: 1, name: ready }).first()).toBeVisible();
+  await settled?.();
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .exclude("iframe")
@@ -36,6 +37,18 @@ test("the admin screens have no axe violations", async ({ page, login }) => {
   ] as const) {
     await expectNoViolations(page, url, heading);
   }
+});
+
+test("the profile page, with its sessions, has no axe violations", async ({ page, login, createAccount }) => {
+  const account = await createAccount();
+  await login(account);
+  // Another session (besides the one confirming the address made), so rows have their Sign out buttons.
+  expect((await postAuth(page.request, "/sign-in/email", account)).status()).toBe(200);
+  await expectNoViolations(page, "/profile", "Your profile", async () => {
+    const sessions = page.getByRole("list", { name: "Your sessions" });
+    await expect(sessions.getByRole("listitem")).toHaveCount(3);
+    await expect(sessions.getByRole("button", { name: /^Sign out / })).toHaveCount(2);
+  });
 });
 
 test("the sign-in page has no axe violations", async ({ page }) => {

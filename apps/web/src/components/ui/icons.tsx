@@ -111,3 +111,18 @@ export const ArrowLeftIcon = (props: TIconProps) => (
     <path d="M11 6l-6 6 6 6" />
   </Icon>
 );
+
+export const MonitorIcon = (props: TIconProps) => (
+  <Icon {...props}>
+    <rect x="3" y="4" width="18" height="12" rx="2" />
+    <path d="M8 20h8" />
+    <path d="M12 16v4" />
+  </Icon>
+);
+
+export const SmartphoneIcon = (props: TIconProps) => (
+  <Icon {...props}>
+    <rect x="6.5" y="2.5" width="11" height="19" rx="2.5" />
+    <path d="M11 18.5h2" />
+  </Icon>
+);

@@ -5,6 +5,7 @@ import { LogOutIcon } from "@/components/ui/icons";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { TwoFactorSettings } from "@/features/auth/components/two-factor-settings";
 import { ProfileCard } from "@/features/profile/components/profile-card";
+import { SessionsCard } from "@/features/profile/components/sessions-card";
 import { useSession } from "@/lib/session";
 
 export function Component() {
@@ -30,6 +31,7 @@ export function Component() {
         }
       />
       {session ? <TwoFactorSettings /> : null}
+      {session ? <SessionsCard /> : null}
     </>
   );
 }

@@ -21,6 +21,7 @@ import { EditTargetState } from "./edit-target";
 import { FormPage, ReadOnlyItem, ReadOnlySection, SubmitFooter } from "./form-layout";
 import { PersonIdentityFields, RegisteredSignIn, SigmaSyncItem } from "./person-fields";
 import { PrivilegeBadge } from "./privilege-badge";
+import { SignOutEverywhere } from "./sign-out-everywhere";
 import { TwoFactorReset } from "./two-factor-reset";
 
 export const CLIENT_UPDATED = "Client updated successfully!";
@@ -90,6 +91,10 @@ function EditClientForm({ client }: { client: TClient }) {
               target={{ type: "client", cId: client.c_id }}
               name={`${client.first_name} ${client.last_name}`}
               enabled={client.two_factor_enabled}
+            />
+            <SignOutEverywhere
+              target={{ type: "client", cId: client.c_id }}
+              name={`${client.first_name} ${client.last_name}`}
             />
             <ReadOnlyItem label="Workbooks" wide>
               <AssignedWorkbooks workbookIds={client.workbook_ids} />

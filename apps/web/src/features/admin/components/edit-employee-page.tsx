@@ -18,6 +18,7 @@ import { ClientPicker } from "./client-picker";
 import { EditTargetState } from "./edit-target";
 import { FormPage, ReadOnlySection, SubmitFooter } from "./form-layout";
 import { AccessFields, PersonIdentityFields, RegisteredSignIn, SigmaSyncItem } from "./person-fields";
+import { SignOutEverywhere } from "./sign-out-everywhere";
 import { TwoFactorReset } from "./two-factor-reset";
 
 const LIST = "/admin/employee-list";
@@ -100,6 +101,10 @@ function EditEmployeeForm({ employee }: { employee: TEmployee }) {
               target={{ type: "employee", eId: employee.e_id }}
               name={`${employee.first_name} ${employee.last_name}`}
               enabled={employee.two_factor_enabled}
+            />
+            <SignOutEverywhere
+              target={{ type: "employee", eId: employee.e_id }}
+              name={`${employee.first_name} ${employee.last_name}`}
             />
           </ReadOnlySection>
           <SubmitFooter

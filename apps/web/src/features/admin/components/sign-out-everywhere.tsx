@@ -1,0 +1,61 @@
+import { useState } from "react";
+
+import { Button } from "@/components/ui/button";
+import { FormMessage } from "@/components/ui/form-message";
+import { LogOutIcon } from "@/components/ui/icons";
+import { getErrorMessage } from "@/lib/errors";
+
+import { REVOKE_SESSIONS_FAILED, useRevokeSessions } from "../api/revoke-sessions";
+import type { TTwoFactorResetTarget } from "../api/reset-two-factor";
+import { ConfirmDialog } from "./confirm-delete-dialog";
+import { ReadOnlyItem } from "./form-layout";
+
+type TSignOutEverywhereProps = {
+  target: TTwoFactorResetTarget;
+  /** The person's name, for the confirmation. */
+  name: string;
+};
+
+/**
+ * Edit Client / Edit Employee: ends every session of the person (a lost laptop, a shared computer, someone
+ * leaving the firm). They stay able to sign in; their next request anywhere is refused until they do.
+ */
+export function SignOutEverywhere({ target, name }: TSignOutEverywhereProps) {
+  const revoke = useRevokeSessions(target);
+  const [confirming, setConfirming] = useState(false);
+
+  return (
+    <ReadOnlyItem label="Sessions" wide>
+      <span className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <span>
+          Signing out ends every session on every device; they can sign in again with their password.
+        </span>
+        <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
+          Sign out everywhere
+        </Button>
+      </span>
+      {revoke.isSuccess ? (
+        <span className="mt-2 block">
+          <FormMessage tone="success">{revoke.data.message}</FormMessage>
+        </span>
+      ) : null}
+      {revoke.isError ? (
+        <span className="mt-2 block">
+          <FormMessage tone="error">{getErrorMessage(revoke.error, REVOKE_SESSIONS_FAILED)}</FormMessage>
+        </span>
+      ) : null}
+      {/* A portal: its markup goes to the end of the page, not into the list. */}
+      <ConfirmDialog
+        open={confirming}
+        title="Sign out everywhere?"
+        description={`${name} is signed out on every device at once and must sign in again.`}
+        pending={revoke.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => revoke.mutate(undefined, { onSettled: () => setConfirming(false) })}
+        confirmLabel="Yes, Sign out"
+        pendingLabel="Signing out..."
+        icon={<LogOutIcon className="size-5" />}
+      />
+    </ReadOnlyItem>
+  );
+}

@@ -1,0 +1,187 @@
+import type { TSession } from "@portal/contracts";
+
+import { Button } from "@/components/ui/button";
+import { FormMessage } from "@/components/ui/form-message";
+import { MonitorIcon, SmartphoneIcon } from "@/components/ui/icons";
+import { Spinner } from "@/components/ui/spinner";
+import { getErrorMessage } from "@/lib/errors";
+
+import { LOAD_SESSIONS_FAILED, useSessions } from "../api/get-sessions";
+import { REVOKE_OTHER_SESSIONS_FAILED, useRevokeOtherSessions } from "../api/revoke-other-sessions";
+import { REVOKE_SESSION_FAILED, useRevokeSession } from "../api/revoke-session";
+
+const SIGNED_IN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+
+/** "Chrome 131 on Windows 10", as far as the browser told. */
+export function deviceName(session: Pick<TSession, "browser" | "os">): string {
+  if (session.browser && session.os) return `${session.browser} on ${session.os}`;
+  return session.browser ?? session.os ?? "Unknown browser";
+}
+
+/** "just now", "5 minutes ago", "3 hours ago" (activity is noted to the minute). */
+export function lastActiveText(iso: string, now = Date.now()): string {
+  const minutes = Math.round((now - Date.parse(iso)) / 60_000);
+  if (minutes < 2) return "just now";
+  if (minutes < 60) return RELATIVE.format(-minutes, "minute");
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return RELATIVE.format(-hours, "hour");
+  return SIGNED_IN.format(new Date(iso));
+}
+
+function SessionRow({
+  session,
+  onSignOut,
+  pending,
+}: {
+  session: TSession;
+  onSignOut: () => void;
+  pending: boolean;
+}) {
+  const name = deviceName(session);
+  const DeviceIcon =
+    session.device === "mobile" || session.device === "tablet" ? SmartphoneIcon : MonitorIcon;
+  return (
+    <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
+      <div className="flex min-w-0 items-start gap-3">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-slate-100 text-navy-800">
+          <DeviceIcon className="size-5" />
+        </span>
+        <div className="min-w-0">
+          <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-navy-950">
+            <span className="break-words">{name}</span>
+            {session.current ? (
+              <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800 ring-1 ring-emerald-200">
+                This device
+              </span>
+            ) : null}
+          </p>
+          <dl className="mt-1 grid gap-x-4 gap-y-0.5 text-sm text-slate-600 sm:flex sm:flex-wrap">
+            <div className="flex gap-1">
+              <dt>IP</dt>
+              <dd className="break-all text-slate-700">{session.ip ?? "unknown"}</dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>Signed in</dt>
+              <dd className="text-slate-700">
+                <time dateTime={session.signed_in_at}>
+                  {SIGNED_IN.format(new Date(session.signed_in_at))}
+                </time>
+              </dd>
+            </div>
+            <div className="flex gap-1">
+              <dt>Last active</dt>
+              <dd className="text-slate-700">
+                <time dateTime={session.last_active_at}>
+                  {session.current ? "now" : lastActiveText(session.last_active_at)}
+                </time>
+              </dd>
+            </div>
+          </dl>
+        </div>
+      </div>
+      {session.current ? null : (
+        <Button
+          variant="secondary"
+          size="sm"
+          className="self-start sm:self-center"
+          isLoading={pending}
+          onClick={onSignOut}
+        >
+          Sign out
+          <span className="sr-only">
+            {" "}
+            {name}, signed in {SIGNED_IN.format(new Date(session.signed_in_at))}
+          </span>
+        </Button>
+      )}
+    </li>
+  );
+}
+
+/**
+ * Profile: where the person is signed in (browser and system, address, signed in, last active, this device),
+ * with Sign out per session and for all other sessions at once.
+ */
+export function SessionsCard() {
+  const sessions = useSessions();
+  const revoke = useRevokeSession();
+  const revokeOthers = useRevokeOtherSessions();
+  const others = sessions.data?.filter((s) => !s.current).length ?? 0;
+
+  const outcome = revokeOthers.isSuccess
+    ? { tone: "success" as const, text: revokeOthers.data.message }
+    : revokeOthers.isError
+      ? { tone: "error" as const, text: getErrorMessage(revokeOthers.error, REVOKE_OTHER_SESSIONS_FAILED) }
+      : revoke.isSuccess
+        ? { tone: "success" as const, text: revoke.data.message }
+        : revoke.isError
+          ? { tone: "error" as const, text: getErrorMessage(revoke.error, REVOKE_SESSION_FAILED) }
+          : null;
+
+  return (
+    <section
+      aria-labelledby="sessions-title"
+      className="mx-auto mt-6 max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="flex items-start gap-3">
+          <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-navy-50 text-navy-800">
+            <MonitorIcon className="size-5" />
+          </span>
+          <div>
+            <h2 id="sessions-title" className="text-base font-semibold text-navy-950">
+              Sessions
+            </h2>
+            <p className="text-sm text-slate-600">
+              Where you are signed in. Sign out of any session you do not recognise.
+            </p>
+          </div>
+        </div>
+        {others > 0 ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            isLoading={revokeOthers.isPending}
+            onClick={() => {
+              revoke.reset();
+              revokeOthers.mutate();
+            }}
+          >
+            Sign out of all other sessions
+          </Button>
+        ) : null}
+      </div>
+
+      {sessions.isPending ? (
+        <p className="mt-6 flex items-center gap-2 text-sm text-slate-600">
+          <Spinner className="size-4" /> Loading your sessions...
+        </p>
+      ) : sessions.isError ? (
+        <div className="mt-6">
+          <FormMessage tone="error">{getErrorMessage(sessions.error, LOAD_SESSIONS_FAILED)}</FormMessage>
+        </div>
+      ) : (
+        <ul aria-label="Your sessions" className="mt-4 divide-y divide-slate-100 border-y border-slate-100">
+          {sessions.data.map((session) => (
+            <SessionRow
+              key={session.id}
+              session={session}
+              pending={revoke.isPending && revoke.variables === session.id}
+              onSignOut={() => {
+                revokeOthers.reset();
+                revoke.mutate(session.id);
+              }}
+            />
+          ))}
+        </ul>
+      )}
+
+      {outcome ? (
+        <div className="mt-4">
+          <FormMessage tone={outcome.tone}>{outcome.text}</FormMessage>
+        </div>
+      ) : null}
+    </section>
+  );
+}
