@@ -18,6 +18,7 @@ import {
 import helmet from "helmet";
 import { ZodError } from "zod";
 import { AccessCache } from "./access/access-cache.ts";
+import { createBrandingStore } from "./branding/store.ts";
 import type { EmbedIdentity } from "./access/embed-identity.ts";
 import { recordRefusal } from "./access/refusal-audit.ts";
 import { auditChainKey, useAuditChainKey } from "./audit/chain.ts";
@@ -35,7 +36,9 @@ import { authenticate, mustEnrol, SAFE_METHODS, type CachedPrincipal } from "./p
 import { requestBodies } from "./plugins/request-bodies.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { adminSessionRoutes } from "./routes/admin-sessions.ts";
+import { adminSettingsRoutes } from "./routes/admin-settings.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { brandingRoutes } from "./routes/branding.ts";
 import { embedRoutes } from "./routes/embed.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { provisionRoutes } from "./routes/provision.ts";
@@ -125,10 +128,13 @@ export async function buildApp({
     createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   // REDIS_URL: several instances share limits and access-cache invalidations (decision 009).
   const shared = config.redis ? createSharedStore(config.redis.url, config.redis.prefix, app.log) : undefined;
+  // The firm's name, colour and logo (decision 014): the sign-in page, the shells, mail and the embed theme.
+  const branding = createBrandingStore(db);
   const auth = createAuth({
     config,
     db,
     mailer: mail,
+    mailFirm: async () => (await branding.current()).branding,
     limits: {
       passwords: createAccountLimits(db, config, "sign-in", shared),
       codes: createAccountLimits(db, config, "second-step", shared),
@@ -278,8 +284,12 @@ export async function buildApp({
   await app.register(healthRoutes, { database, expectedMigrations: countMigrations(), shared, lifecycle });
   await app.register(authRoutes, { auth, db, config });
   await app.register(publicConfigRoutes, { config });
+  await app.register(brandingRoutes, { branding });
+  await app.register(adminSettingsRoutes, { branding });
   await app.register(provisionRoutes, { db });
-  const sigmaEmbedder = embedder ?? createEmbedder(config);
+  const sigmaEmbedder =
+    embedder ??
+    createEmbedder(config, { accent: async () => (await branding.current()).branding.primaryColour });
   await app.register(adminRoutes, { db, embedder: sigmaEmbedder, biClient });
   await app.register(adminSessionRoutes, { auth, db });
   await app.register(sessionRoutes, { auth, db });

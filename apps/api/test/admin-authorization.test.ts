@@ -100,6 +100,25 @@ interface RouteCase {
 
 const routes: RouteCase[] = [
   {
+    name: "GET /api/admin/settings",
+    ok: 200,
+    request: () => ({ method: "GET", url: "/api/admin/settings" }),
+  },
+  {
+    name: "PUT /api/admin/settings",
+    ok: 200,
+    request: (f) => ({
+      method: "PUT",
+      url: "/api/admin/settings",
+      payload: { firmName: `Firm ${f.i}`, primaryColour: "#13233f", supportEmail: "help@example.com" },
+    }),
+  },
+  {
+    name: "DELETE /api/admin/settings/logo",
+    ok: 200,
+    request: () => ({ method: "DELETE", url: "/api/admin/settings/logo" }),
+  },
+  {
     name: "POST /api/admin/imports (CSV upload)",
     ok: 201,
     request: (f) => ({
@@ -427,6 +446,18 @@ const malformed: {
     url: `/api/admin/${path}`,
     payload: "{not json",
   })),
+  {
+    name: "PUT /api/admin/settings (contrast 1.5:1)",
+    method: "PUT",
+    url: "/api/admin/settings",
+    payload: JSON.stringify({ firmName: "Firm", primaryColour: "#c8c8c8", supportEmail: "help@example.com" }),
+  },
+  {
+    name: "PUT /api/admin/settings/logo (SVG with script)",
+    method: "PUT",
+    url: "/api/admin/settings/logo",
+    payload: '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
+  },
   {
     name: "PUT /api/admin/editworkbook/0x10",
     method: "PUT",

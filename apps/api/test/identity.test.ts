@@ -32,7 +32,7 @@ async function signUp(body: Record<string, unknown>) {
 /** Opens the link of the confirmation mail (as the new person does) and answers the session cookie it sets. */
 async function confirmEmail(email: string): Promise<string> {
   const mail = await smtp.nextMailTo(email);
-  expect(mail.subject).toBe("Confirm your email for the Meridian portal");
+  expect(mail.subject).toBe("Confirm your email for the Meridian Tax & Wealth portal");
   const link = new URL(mail.text.match(/https?:\/\/\S+/)![0]);
   const opened = await t.app.inject({ method: "GET", url: link.pathname + link.search });
   expect(opened.statusCode).toBe(302);
@@ -95,8 +95,8 @@ describe("self sign-up", () => {
     expect(answers[0]!.headers["set-cookie"]).toBeUndefined();
 
     const ownerMail = await smtp.nextMailTo(taken);
-    expect(ownerMail.subject).toBe("Someone tried to create a Meridian portal account with your email");
-    expect((await smtp.nextMailTo(free)).subject).toBe("Confirm your email for the Meridian portal");
+    expect(ownerMail.subject).toBe("Someone tried to create a Meridian Tax & Wealth portal account with your email");
+    expect((await smtp.nextMailTo(free)).subject).toBe("Confirm your email for the Meridian Tax & Wealth portal");
     // The taken account is as it was.
     expect(await database.db.select().from(users).where(eq(users.email, taken))).toEqual(before);
   });
@@ -330,7 +330,7 @@ describe("password reset", () => {
     expect((await requestReset(email)).statusCode).toBe(200);
 
     const mail = await smtp.nextMailTo(email);
-    expect(mail.subject).toBe("Reset your Meridian portal password");
+    expect(mail.subject).toBe("Reset your Meridian Tax & Wealth portal password");
     const link = mail.text.match(/https?:\/\/\S+/)?.[0];
     expect(link).toBeDefined();
     const url = new URL(link!);

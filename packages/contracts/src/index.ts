@@ -7,5 +7,7 @@ export * from "./routes.ts";
 export * from "./mfa.ts";
 export * from "./text.ts";
 export * from "./audit.ts";
-export * from "./sessions.ts";
 export * from "./import.ts";
+export * from "./sessions.ts";
+export * from "./branding.ts";
+export * from "./branding-settings.ts";

@@ -51,10 +51,14 @@ export function renderEmbedHead(
   pageId: string,
   theme: EmbedBoot["theme"],
   assets: FrontEndAssets,
+  accent?: string,
 ): string {
   const page = definition.pages.find((p) => p.id === pageId) ?? definition.pages[0];
+  // The portal's firm colour (`:accent_color`, checked by `accentOf`) on the light themes; the dark theme
+  // keeps its own light accent, which reads on dark backgrounds.
+  const accentStyle = accent && theme !== "dark" ? ` style="--accent:${accent}"` : "";
   return `<!doctype html>
-<html lang="en" data-theme="${theme}">
+<html lang="en" data-theme="${theme}"${accentStyle}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -32,6 +32,14 @@ function themeOf(raw: unknown): EmbedBoot["theme"] {
   return t === "dark" ? "dark" : t === "surface" ? "surface" : "light";
 }
 
+/**
+ * The host's accent colour (`:accent_color=#rrggbb`, sent by the portal from its firm branding). A UI
+ * parameter like `:theme`: unsigned and only cosmetic, so anything but a hex colour is ignored.
+ */
+export function accentOf(raw: unknown): string | undefined {
+  return typeof raw === "string" && /^#[0-9a-fA-F]{6}$/.test(raw) ? raw.toLowerCase() : undefined;
+}
+
 function securityHeaders(reply: FastifyReply, config: AnalyticsConfig, nonce?: string) {
   reply
     .header("content-security-policy", embedCsp(config.allowedParentOrigins, nonce))
@@ -168,7 +176,13 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
       securityHeaders(reply, config);
       request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
       // Stream: the head goes out now, the boot data (with the first page's rows) when it is ready.
-      const head = renderEmbedHead(wb, boot.pageId, boot.theme, await readFrontEndAssets());
+      const head = renderEmbedHead(
+        wb,
+        boot.pageId,
+        boot.theme,
+        await readFrontEndAssets(),
+        accentOf(query[":accent_color"]),
+      );
       // Written straight to the socket (not through a stream Fastify pipes later), so the browser has the
       // head, and starts on the script, before the queries below occupy this thread (PGlite runs in-process).
       reply.hijack();

@@ -57,6 +57,12 @@ export const AUDIT_ACTIONS = [
   "embed.denied",
   /** An admin exported the audit log as CSV (/admin/audit), with the filters used. */
   "audit.exported",
+  /** An admin changed the firm's name, primary colour or support email (/admin/settings). */
+  "branding.updated",
+  /** An admin uploaded a new logo (its type, size and SHA-256 in the row, never the file). */
+  "branding.logo_replaced",
+  /** An admin removed the logo: the portal shows its built-in mark again. */
+  "branding.logo_removed",
   /** A signed-in person was refused a protected resource (403). */
   "access.denied",
 ] as const;

@@ -4,6 +4,7 @@ import { APIError } from "better-auth/api";
 import { admin, genericOAuth, jwt, twoFactor } from "better-auth/plugins";
 import { adminAc, defaultAc } from "better-auth/plugins/admin/access";
 import {
+  DEFAULT_BRANDING,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   SELF_SIGN_UP_ROLES,
@@ -15,7 +16,7 @@ import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { schema, users } from "../db/schema.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { existingAccountMail, passwordResetMail, verifyEmailMail } from "../mail/templates.ts";
+import { existingAccountMail, passwordResetMail, verifyEmailMail, type MailFirm } from "../mail/templates.ts";
 import { queueSelfSignUpProvisioning } from "../accounts/self-sign-up.ts";
 import { hashPassword } from "../accounts/password.ts";
 import { verifyStoredPassword } from "../accounts/stored-password.ts";
@@ -98,6 +99,8 @@ export interface AuthDependencies {
   limits: { passwords: AccountLimits; codes: AccountLimits };
   /** REDIS_URL: the per-IP limits are counted there, shared by every instance (decision 009). */
   shared?: SharedStore | undefined;
+  /** The firm's name and colour for the mail (decision 014); omitted → the demo firm. */
+  mailFirm?: () => Promise<MailFirm>;
 }
 
 /** Better Auth's models in the portal's schema (also used to run its session changes in a portal transaction). */
@@ -111,7 +114,14 @@ export const AUTH_TABLES = {
   twoFactor: schema.twoFactors,
 };
 
-export function createAuth({ config, db, mailer, limits, shared }: AuthDependencies) {
+export function createAuth({
+  config,
+  db,
+  mailer,
+  limits,
+  shared,
+  mailFirm = async () => DEFAULT_BRANDING,
+}: AuthDependencies) {
   const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
   if (config.social.google) socialProviders.google = config.social.google;
   if (config.social.microsoft) socialProviders.microsoft = config.social.microsoft;
@@ -139,14 +149,20 @@ export function createAuth({ config, db, mailer, limits, shared }: AuthDependenc
       requireEmailVerification: true,
       onExistingUserSignUp: async ({ user }) => {
         const signInUrl = `${config.publicUrl}/login`;
-        await mailer.send({ to: user.email, ...existingAccountMail({ name: user.name, signInUrl }) });
+        await mailer.send({
+          to: user.email,
+          ...existingAccountMail({ name: user.name, signInUrl, firm: await mailFirm() }),
+        });
       },
       // Argon2id; a hash kept from the Firebase import is checked once and replaced (decision 012).
       password: { hash: hashPassword, verify: verifyStoredPassword(db) },
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, url }) => {
-        await mailer.send({ to: user.email, ...passwordResetMail({ name: user.name, url }) });
+        await mailer.send({
+          to: user.email,
+          ...passwordResetMail({ name: user.name, url, firm: await mailFirm() }),
+        });
       },
       onPasswordReset: async ({ user }, request) => {
         // A reset proves the person: their password lock ends (the second step keeps its own).
@@ -165,7 +181,10 @@ export function createAuth({ config, db, mailer, limits, shared }: AuthDependenc
       autoSignInAfterVerification: true,
       expiresIn: 24 * 60 * 60,
       sendVerificationEmail: async ({ user, url }) => {
-        await mailer.send({ to: user.email, ...verifyEmailMail({ name: user.name, url }) });
+        await mailer.send({
+          to: user.email,
+          ...verifyEmailMail({ name: user.name, url, firm: await mailFirm() }),
+        });
       },
       // A self-registered person is provisioned in the BI service once their address is confirmed.
       afterEmailVerification: async (user, request) => {

@@ -441,3 +441,22 @@ export const schema = {
   importJobs,
   importRows,
 };
+
+// ---- Firm branding (/admin/settings, decision 014) ----
+
+/**
+ * The firm's name, primary colour, support email and logo: one row (id 1), absent until an admin saves the
+ * settings (the portal then wears the demo firm, `DEFAULT_BRANDING`). The logo is kept as it was checked and
+ * cleaned (base64, PNG or sanitised SVG), with its type and SHA-256, which versions its URL.
+ */
+export const firmBranding = pgTable("firm_branding", {
+  id: integer("id").primaryKey(),
+  firmName: text("firm_name").notNull(),
+  primaryColour: text("primary_colour").notNull(),
+  supportEmail: text("support_email").notNull(),
+  logoBase64: text("logo_base64"),
+  logoType: text("logo_type"),
+  logoSha256: text("logo_sha256"),
+  updatedBy: text("updated_by"),
+  ...timestamps,
+});

@@ -34,6 +34,10 @@ export const API_ERROR_CODES = [
   "FILE_ENCODING",
   "IMPORT_MAPPING",
   "IMPORT_STATE",
+  // Firm branding (routes/admin-settings.ts)
+  "LOGO_TYPE",
+  "LOGO_UNSAFE",
+  "LOGO_TOO_LARGE",
   // Provisioning
   "EMAIL_MISMATCH",
   // Sign-in, sign-up and two-step verification (answered through Better Auth)

@@ -1,69 +1,137 @@
+import { DEFAULT_BRANDING, HEX_COLOUR } from "@portal/contracts";
+
+/** What mail shows of the firm's branding (decision 014): its name, colour and support address. */
+export interface MailFirm {
+  firmName: string;
+  primaryColour: string;
+  supportEmail: string;
+}
+
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function passwordResetMail({ name, url }: { name: string; url: string }) {
+/**
+ * The HTML frame of every message: the firm's name on its primary colour, the body, and a button in that
+ * colour (white text on it reaches WCAG AA, checked when it was saved). Inline styles: mail clients drop
+ * style sheets. The colour is checked again here, so a value that is not `#rrggbb` never reaches a style.
+ */
+function frame(firm: MailFirm, body: string, action: { url: string; label: string }): string {
+  const colour = HEX_COLOUR.test(firm.primaryColour) ? firm.primaryColour : DEFAULT_BRANDING.primaryColour;
+  const support = escapeHtml(firm.supportEmail);
+  return `<div style="font-family:Arial,Helvetica,sans-serif;color:#1f2933;max-width:560px">
+<div style="background:${colour};color:#ffffff;padding:16px 20px;font-size:18px;font-weight:bold">${escapeHtml(firm.firmName)}</div>
+<div style="padding:8px 20px">
+${body}
+<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:${colour};color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>
+<p style="font-size:12px;color:#52606d">Questions? Write to <a href="mailto:${support}" style="color:${colour}">${support}</a>.</p>
+</div>
+</div>`;
+}
+
+const signature = (firm: MailFirm) => ["", `${firm.firmName}`, `Questions? Write to ${firm.supportEmail}.`];
+
+export function passwordResetMail({
+  name,
+  url,
+  firm = DEFAULT_BRANDING,
+}: {
+  name: string;
+  url: string;
+  firm?: MailFirm;
+}) {
   const greeting = name ? `Hello ${name},` : "Hello,";
+  const portal = `${firm.firmName} client portal`;
   return {
-    subject: "Reset your Meridian portal password",
+    subject: `Reset your ${firm.firmName} portal password`,
     text: [
       greeting,
       "",
-      "We received a request to reset the password of your Meridian client portal account.",
+      `We received a request to reset the password of your ${portal} account.`,
       "Open this link within one hour to choose a new password. The link works once.",
       "",
       url,
       "",
       "If you did not ask for this, you can ignore this email: your password stays as it is.",
+      ...signature(firm),
     ].join("\n"),
-    html: `<p>${escapeHtml(greeting)}</p>
-<p>We received a request to reset the password of your Meridian client portal account.
+    html: frame(
+      firm,
+      `<p>${escapeHtml(greeting)}</p>
+<p>We received a request to reset the password of your ${escapeHtml(portal)} account.
 Open this link within one hour to choose a new password. The link works once.</p>
-<p><a href="${escapeHtml(url)}">Reset my password</a></p>
 <p>If you did not ask for this, you can ignore this email: your password stays as it is.</p>`,
+      { url, label: "Reset my password" },
+    ),
   };
 }
 
-export function verifyEmailMail({ name, url }: { name: string; url: string }) {
+export function verifyEmailMail({
+  name,
+  url,
+  firm = DEFAULT_BRANDING,
+}: {
+  name: string;
+  url: string;
+  firm?: MailFirm;
+}) {
   const greeting = name ? `Hello ${name},` : "Hello,";
+  const portal = `${firm.firmName} client portal`;
   return {
-    subject: "Confirm your email for the Meridian portal",
+    subject: `Confirm your email for the ${firm.firmName} portal`,
     text: [
       greeting,
       "",
       "Open this link within 24 hours to confirm your email address and finish creating your",
-      "Meridian client portal account:",
+      `${portal} account:`,
       "",
       url,
       "",
       "If you did not create an account, you can ignore this email.",
+      ...signature(firm),
     ].join("\n"),
-    html: `<p>${escapeHtml(greeting)}</p>
-<p>Open this link within 24 hours to confirm your email address and finish creating your Meridian client portal account.</p>
-<p><a href="${escapeHtml(url)}">Confirm my email</a></p>
+    html: frame(
+      firm,
+      `<p>${escapeHtml(greeting)}</p>
+<p>Open this link within 24 hours to confirm your email address and finish creating your ${escapeHtml(portal)} account.</p>
 <p>If you did not create an account, you can ignore this email.</p>`,
+      { url, label: "Confirm my email" },
+    ),
   };
 }
 
 /** To the owner of an address someone tried to register again (the sign-up answer does not tell them). */
-export function existingAccountMail({ name, signInUrl }: { name: string; signInUrl: string }) {
+export function existingAccountMail({
+  name,
+  signInUrl,
+  firm = DEFAULT_BRANDING,
+}: {
+  name: string;
+  signInUrl: string;
+  firm?: MailFirm;
+}) {
   const greeting = name ? `Hello ${name},` : "Hello,";
+  const portal = `${firm.firmName} client portal`;
   return {
-    subject: "Someone tried to create a Meridian portal account with your email",
+    subject: `Someone tried to create a ${firm.firmName} portal account with your email`,
     text: [
       greeting,
       "",
-      "Someone asked to create a Meridian client portal account with your email address, which already",
+      `Someone asked to create a ${portal} account with your email address, which already`,
       "has one. If it was you, sign in instead (or reset your password from the sign-in page):",
       "",
       signInUrl,
       "",
       "If it was not you, you can ignore this email: nothing was changed.",
+      ...signature(firm),
     ].join("\n"),
-    html: `<p>${escapeHtml(greeting)}</p>
-<p>Someone asked to create a Meridian client portal account with your email address, which already has one.
+    html: frame(
+      firm,
+      `<p>${escapeHtml(greeting)}</p>
+<p>Someone asked to create a ${escapeHtml(portal)} account with your email address, which already has one.
 If it was you, sign in instead (or reset your password from the sign-in page).</p>
-<p><a href="${escapeHtml(signInUrl)}">Sign in</a></p>
 <p>If it was not you, you can ignore this email: nothing was changed.</p>`,
+      { url: signInUrl, label: "Sign in" },
+    ),
   };
 }

@@ -16,11 +16,23 @@ export interface Embedder {
   mint(user: EmbedUser, workbookName: string): Promise<MintedEmbedUrl>;
 }
 
+export interface EmbedderOptions {
+  /**
+   * The firm's primary colour (`#rrggbb`, decision 014). The built-in analytics server reads it as
+   * `:accent_color`; a Sigma org takes no colour in the URL, so there `:theme` (SIGMA_UI) names the org's
+   * custom theme made in the firm's colour (README, Sigma).
+   */
+  accent?: () => Promise<string>;
+}
+
+/** The embed parameter the built-in analytics server takes its accent colour from (not sent to Sigma). */
+export const ACCENT_PARAM = ":accent_color";
+
 /**
  * The portal's one way to mint Sigma embed URLs. The same code serves a real Sigma org and the
  * built-in analytics server; only the configuration differs.
  */
-export function createEmbedder(config: AppConfig): Embedder {
+export function createEmbedder(config: AppConfig, options: EmbedderOptions = {}): Embedder {
   let minter: Promise<ReturnType<typeof createEmbedMinter>> | undefined;
   const ready = () =>
     (minter ??= (
@@ -43,7 +55,7 @@ export function createEmbedder(config: AppConfig): Embedder {
   return {
     async mint(user, workbookName) {
       const mint = await ready();
-      return mint({
+      const minted = mint({
         workbookName,
         user: {
           email: user.email,
@@ -54,6 +66,10 @@ export function createEmbedder(config: AppConfig): Embedder {
           userAttributes: user.userAttributes,
         },
       });
+      if (!config.sigma.builtIn || !options.accent) return minted;
+      // Only the look: unsigned, like every UI parameter, and checked again by the analytics server.
+      const accent = await options.accent();
+      return { ...minted, url: `${minted.url}&${ACCENT_PARAM}=${encodeURIComponent(accent)}` };
     },
   };
 }

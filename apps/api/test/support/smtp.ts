@@ -6,6 +6,8 @@ export interface ReceivedMail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML part, when the message has one. */
+  html: string;
 }
 
 /** A real SMTP server on a loopback port that keeps what it receives. */
@@ -24,6 +26,7 @@ export async function startSmtpServer() {
               to: rcpt.address.toLowerCase(),
               subject: mail.subject ?? "",
               text: mail.text ?? "",
+              html: typeof mail.html === "string" ? mail.html : "",
             };
             received.push(message);
             const i = waiting.findIndex((w) => w.to === message.to);
