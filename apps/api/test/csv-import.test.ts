@@ -203,6 +203,42 @@ describe("CSV import of clients", () => {
     ]);
     expect(await count(sql`select count(*)::int as n from provisioning_requests`)).toBe(outboxBefore + 20);
 
+    // The same BI payload as Add Client queues for a client with the same workbooks.
+    const ids = (
+      (await database.db.execute(
+        sql`select id from workbooks where workbook_name in (${PORTFOLIO}, ${TAX}) order by id`,
+      )) as unknown as { rows: { id: number }[] }
+    ).rows.map((r) => r.id);
+    const added = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/addclient",
+      headers: admin,
+      payload: {
+        clientId: "ONE-3",
+        firstName: "Ada3",
+        lastName: "Lovelace3",
+        email: "ada.one3@example.com",
+        password: "orchid-lantern-3-meadow",
+        role: "client",
+        privilege: "Analyze",
+        workbookIds: ids,
+      },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const payloads = (
+      (await database.db.execute(sql`
+        select subject, payload from provisioning_requests
+         where subject in ('ada.csv3@example.com', 'ada.one3@example.com') order by subject`)) as unknown as {
+        rows: { subject: string; payload: Record<string, unknown> }[];
+      }
+    ).rows;
+    expect({ ...payloads[0]!.payload, email: "x" }).toEqual({ ...payloads[1]!.payload, email: "x" });
+    await t.app.inject({
+      method: "DELETE",
+      url: `/api/admin/deleteclient/${added.json().data.client.c_id}`,
+      headers: admin,
+    });
+
     expect(
       await count(
         sql`select count(*)::int as n from audit_log where action = 'client.created' and details->>'importJobId' = ${jobId}`,

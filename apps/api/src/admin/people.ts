@@ -1,11 +1,11 @@
 import type { TPrivilege } from "@portal/contracts";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { embedIdentityForUser } from "../access/embed-identity.ts";
+import { embedIdentitiesForUsers, embedIdentityForUser } from "../access/embed-identity.ts";
 import type { Transaction } from "../db/client.ts";
 import { clients, users, workbooks } from "../db/schema.ts";
 import { AppError } from "../lib/errors.ts";
 import { rows } from "./shared.ts";
-import { enqueueOutbox } from "../outbox/requests.ts";
+import { enqueueOutbox, enqueueOutboxRows } from "../outbox/requests.ts";
 
 export async function setDisplayName(tx: Transaction, userId: string, firstName: string, lastName: string) {
   await tx
@@ -101,6 +101,37 @@ export async function queueMemberUpserts(tx: Transaction, userIds: string[], for
     const payload = await memberUpsertPayload(tx, userId, formerTeams, managedTeams);
     if (payload) await enqueueOutbox(tx, { userId, kind: "member.upsert", payload });
   }
+}
+
+/**
+ * `queueMemberUpserts` for a batch of new people (the CSV import): the same payloads, from the same identity
+ * rules (`embedIdentitiesForUsers`), read in two queries and queued in one statement.
+ */
+export async function queueMemberUpsertsInBulk(tx: Transaction, userIds: string[]) {
+  if (userIds.length === 0) return;
+  const managedTeams = await portalTeams(tx, []);
+  const identities = await embedIdentitiesForUsers(tx, userIds);
+  await enqueueOutboxRows(
+    tx,
+    userIds.flatMap((userId) => {
+      const identity = identities.get(userId);
+      if (!identity) return [];
+      return [
+        {
+          userId,
+          kind: "member.upsert" as const,
+          payload: {
+            email: identity.user.email,
+            firstName: identity.user.firstName,
+            lastName: identity.user.lastName,
+            privilege: identity.user.privilege,
+            teams: identity.user.teams,
+            managedTeams,
+          },
+        },
+      ];
+    }),
+  );
 }
 
 /** The sign-in accounts of every client assigned the workbook and of those clients' employees. */

@@ -2,7 +2,7 @@ import type { TClient, TEmployee, TImportKind } from "@portal/contracts";
 import { sql } from "drizzle-orm";
 import { createSignInAccount } from "../accounts/accounts.ts";
 import { recordAudits, type AuditEvent } from "../audit/audit.ts";
-import { queueMemberUpserts } from "../admin/people.ts";
+import { queueMemberUpsertsInBulk } from "../admin/people.ts";
 import { auditActor, rows as rowsOf, type Actor } from "../admin/shared.ts";
 import type { Transaction } from "../db/client.ts";
 import { accounts, clients, clientWorkbooks, employeeClients, employees, users } from "../db/schema.ts";
@@ -45,17 +45,15 @@ export async function createPeople(
     }
   }
   if (fresh.length > 0) {
-    await tx
-      .insert(users)
-      .values(
-        fresh.map((p) => ({
-          id: userIds.get(p.line)!,
-          name: name(p),
-          email: p.input.email,
-          emailVerified: true,
-          role,
-        })),
-      );
+    await tx.insert(users).values(
+      fresh.map((p) => ({
+        id: userIds.get(p.line)!,
+        name: name(p),
+        email: p.input.email,
+        emailVerified: true,
+        role,
+      })),
+    );
     await tx.insert(accounts).values(
       fresh.map((p) => ({
         id: crypto.randomUUID(),
@@ -181,7 +179,7 @@ export async function createPeople(
       });
     }
   }
-  await queueMemberUpserts(
+  await queueMemberUpsertsInBulk(
     tx,
     people.map((p) => userIds.get(p.line)!),
   );

@@ -153,27 +153,39 @@ export function startImportWorker(options: ImportWorkerOptions) {
     });
   }
 
-  async function runBatch(job: ClaimedJob): Promise<boolean> {
-    const rows = rowsOf<FileRow>(
-      await db.execute(sql`
-        select line, cells from import_rows
-         where job_id = ${job.id} and status = 'pending' order by line limit ${batchSize}`),
-    );
-    if (rows.length === 0) return false;
-    // Argon2id is slow on purpose: hashed before the transaction opens, on libuv's thread pool in parallel.
-    const before = checkRows(
-      job.kind,
-      job.headers,
-      job.mapping,
-      rows,
-      await loadLookups(db, job.kind, job.mapping, rows),
-    );
-    const hashes = new Map<number, string>();
-    await Promise.all(
-      before.map(async (row) => {
-        if (row.status === "ok") hashes.set(row.line, await hashPassword(row.input.password));
-      }),
-    );
+  interface Prepared {
+    rows: FileRow[];
+    hashes: Map<number, string>;
+  }
+
+  /**
+   * The next batch's pending rows after `afterLine`, with their passwords hashed (Argon2id, slow on purpose,
+   * on libuv's thread pool in parallel). Started before the previous batch's transaction: its one read goes
+   * first, and the hashing overlaps that transaction.
+   */
+  function prepare(job: ClaimedJob, afterLine: number): Promise<Prepared> {
+    const read = db.execute(sql`
+      select line, cells from import_rows
+       where job_id = ${job.id} and status = 'pending' and line > ${afterLine}
+       order by line limit ${batchSize}`);
+    return read.then(async (result) => {
+      const rows = rowsOf<FileRow>(result);
+      const hashes = new Map<number, string>();
+      const column = job.mapping.password;
+      await Promise.all(
+        rows.map(async (row) => {
+          const password = column === undefined ? "" : (row.cells[column] ?? "");
+          // A password the row check will refuse anyway is not worth a hash.
+          if (password.length >= 8 && password.length <= 128) {
+            hashes.set(row.line, await hashPassword(password));
+          }
+        }),
+      );
+      return { rows, hashes };
+    });
+  }
+
+  async function commitBatch(job: ClaimedJob, { rows, hashes }: Prepared): Promise<void> {
     try {
       await importRows(job, rows, hashes);
     } catch (error) {
@@ -199,7 +211,6 @@ export function startImportWorker(options: ImportWorkerOptions) {
       }
     }
     options.onBatch?.(job.id);
-    return true;
   }
 
   async function finish(job: ClaimedJob) {
@@ -237,8 +248,17 @@ export function startImportWorker(options: ImportWorkerOptions) {
   }
 
   async function runJob(job: ClaimedJob) {
-    while (!stopped && (await runBatch(job))) {
-      /* one batch per turn */
+    let next = prepare(job, 0);
+    try {
+      while (!stopped) {
+        const batch = await next;
+        if (batch.rows.length === 0) break;
+        next = prepare(job, batch.rows[batch.rows.length - 1]!.line);
+        await commitBatch(job, batch);
+      }
+    } finally {
+      // A batch prepared but not committed (stopping, an error) stays pending for whoever continues.
+      next.catch(() => undefined);
     }
     if (!stopped) await finish(job);
   }

@@ -89,3 +89,19 @@ export async function enqueueOutbox(
     .returning({ id: provisioningRequests.id });
   return created!.id;
 }
+
+/**
+ * `enqueueOutbox` for many rows in one statement (a batch of the CSV import): each payload checked against
+ * its kind and its subject derived the same way; the rows get their `seq` in the order given.
+ */
+export async function enqueueOutboxRows(tx: Executor, requests: OutboxRequest[]): Promise<void> {
+  if (requests.length === 0) return;
+  await tx.insert(provisioningRequests).values(
+    requests.map((request) => ({
+      userId: request.userId ?? null,
+      kind: request.kind,
+      subject: subjectOf(request),
+      payload: ZOutboxPayloads[request.kind].parse(request.payload) as Record<string, unknown>,
+    })),
+  );
+}
