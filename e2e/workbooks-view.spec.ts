@@ -309,3 +309,32 @@ test("with the analytics service unreachable the view says so within 10 seconds,
   await expectWorkbookLoaded(page, portfolio.label);
   expect(refused).toBe(1);
 });
+
+test("with the analytics service silent (it never answers) the view says so within 10 seconds, and Try again recovers", async ({
+  page,
+  login,
+}) => {
+  await login(accounts.client);
+  // The frame's first request is never answered; later ones reach the service.
+  let held = 0;
+  await page.route(
+    (url) => url.port === String(E2E_ANALYTICS_PORT) && url.pathname.includes("/workbook/"),
+    async (route) => {
+      if (held === 0) {
+        held += 1;
+        return; // neither answered nor aborted: the frame waits
+      }
+      await route.continue();
+    },
+  );
+  await page.goto("/");
+  // From the moment the frame opens (minting the URL is the portal API's part, tested elsewhere).
+  await page.locator("iframe").waitFor({ state: "attached" });
+  const started = Date.now();
+  await expect(page.getByRole("alert")).toContainText("taking too long", { timeout: 10_000 });
+  expect(Date.now() - started).toBeLessThan(10_000);
+  await expect(workbookArea(page)).toHaveAttribute("data-embed-state", "failed");
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expectWorkbookLoaded(page, portfolio.label);
+  expect(held).toBe(1);
+});

@@ -3,6 +3,7 @@
  * another or sticks out of its chart, nothing scrolls inside the page and nothing is wider than the frame,
  * and the frame's reported height settles once instead of jumping while the workbook loads.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Frame, Page } from "@playwright/test";
 import { DEMO_WORKBOOKS } from "@portal/contracts/demo";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -153,6 +154,26 @@ describe("workbook layout", () => {
         expect(await frame.evaluate(findLayoutProblems)).toEqual([]);
       });
     }
+  }
+
+  for (const width of [390, 1440]) {
+    it(`axe finds nothing inside the frame at ${width} px (landmarks, tables, contrast)`, async () => {
+      for (const wb of DEMO_WORKBOOKS) {
+        await openWorkbook(wb.workbookName, width);
+        const results = await new AxeBuilder({ page })
+          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+          .include("iframe")
+          .analyze();
+        const found = results.violations.map(
+          (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+        );
+        expect(found, wb.workbookName).toEqual([]);
+        // The frame's content was checked, not only the host page: its nodes have a frame path.
+        const inFrame = results.passes.flatMap((r) => r.nodes).filter((n) => n.target.length > 1);
+        expect(inFrame.length, wb.workbookName).toBeGreaterThan(20);
+        expect(results.passes.some((r) => r.id === "landmark-unique")).toBe(true);
+      }
+    });
   }
 
   it("the frame's height settles once: one page height per workbook, reported with its data", async () => {

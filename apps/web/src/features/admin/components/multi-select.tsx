@@ -187,7 +187,8 @@ export function MultiSelect<T extends TOption>({
                 maxLength={100}
                 // The panel opens on request, so moving focus into its search box is expected.
                 autoFocus
-                className={cn(controlClasses, "h-10 border-slate-300 pl-9")}
+                // slate-500 (4.76:1 on white): the shared placeholder colour is too light for a text people must read.
+                className={cn(controlClasses, "h-10 border-slate-300 pl-9 placeholder:text-slate-500!")}
               />
             </div>
             <ul
