@@ -56,22 +56,22 @@ function SessionRow({
               </span>
             ) : null}
           </p>
-          <dl className="mt-1 grid gap-x-4 gap-y-0.5 text-sm text-slate-600 sm:flex sm:flex-wrap">
-            <div className="flex gap-1">
-              <dt>IP</dt>
-              <dd className="break-all text-slate-700">{session.ip ?? "unknown"}</dd>
+          <dl className="mt-1 text-sm text-slate-600 sm:flex sm:flex-wrap sm:gap-x-4">
+            <div>
+              <dt className="inline">IP</dt>{" "}
+              <dd className="inline break-all text-slate-700">{session.ip ?? "unknown"}</dd>
             </div>
-            <div className="flex gap-1">
-              <dt>Signed in</dt>
-              <dd className="text-slate-700">
+            <div>
+              <dt className="inline">Signed in</dt>{" "}
+              <dd className="inline text-slate-700">
                 <time dateTime={session.signed_in_at}>
                   {SIGNED_IN.format(new Date(session.signed_in_at))}
                 </time>
               </dd>
             </div>
-            <div className="flex gap-1">
-              <dt>Last active</dt>
-              <dd className="text-slate-700">
+            <div>
+              <dt className="inline">Last active</dt>{" "}
+              <dd className="inline text-slate-700">
                 <time dateTime={session.last_active_at}>
                   {session.current ? "now" : lastActiveText(session.last_active_at)}
                 </time>
@@ -84,7 +84,7 @@ function SessionRow({
         <Button
           variant="secondary"
           size="sm"
-          className="self-start sm:self-center"
+          className="shrink-0 self-start whitespace-nowrap sm:self-center"
           isLoading={pending}
           onClick={onSignOut}
         >
@@ -142,6 +142,7 @@ export function SessionsCard() {
           <Button
             variant="secondary"
             size="sm"
+            className="h-auto min-h-9 py-1.5"
             isLoading={revokeOthers.isPending}
             onClick={() => {
               revoke.reset();
