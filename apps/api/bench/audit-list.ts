@@ -127,6 +127,7 @@ export async function auditCases(pool: pg.Pool) {
     { label: "outcome", query: { outcome: "denied" } },
     { label: "month", query: { from: "2026-03-01", to: "2026-03-31" } },
     { label: "sign-in failures", query: { action: "auth.sign_in", outcome: "failure" } },
+    { label: "none rate-limited", query: { action: "auth.sign_in", outcome: "rate_limited" } },
     { label: "person+action", query: { person: "client42@example.com", action: "auth.sign_in" } },
   ];
   return cases.map((c) => ({ ...c, url: `/api/admin/audit?${new URLSearchParams(c.query).toString()}` }));

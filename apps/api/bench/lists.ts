@@ -16,6 +16,7 @@ import { loadConfig } from "../src/config.ts";
 import { fromPostgres } from "../src/db/client.ts";
 import { BENCH_SERVER, serverAdmin } from "./server-admin.ts";
 import { auditCaseSql, auditCases, seedAudit } from "./audit-list.ts";
+import { currentAuditChainKey, verifyAuditChain } from "../src/audit/chain.ts";
 
 const SIZES = (process.env.BENCH_SIZES ?? "1000,100000,1000000").split(",").map(Number);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -165,6 +166,13 @@ async function main() {
     console.log(
       `audit trail grown to ${size.toLocaleString("en-US")} rows in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
     );
+    // The chain check the screen shows: what its first (uncached) answer costs, a walk of the whole trail.
+    const verifyStart = performance.now();
+    const verified = await verifyAuditChain(database.db, currentAuditChainKey());
+    auditResults.push(
+      `${size.toLocaleString("en-US").padStart(10)}  chain check (uncached, whole trail): ${((performance.now() - verifyStart) / 1000).toFixed(2)} s, ${verified.rowsChecked.toLocaleString("en-US")} rows, ok ${String(verified.ok)}`,
+    );
+    console.log(auditResults.at(-1));
     for (const c of await auditCases(pool)) {
       const res = await app.inject({ method: "GET", url: c.url, headers });
       if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode} ${res.body}`);

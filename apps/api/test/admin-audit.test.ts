@@ -444,3 +444,20 @@ describe("GET /api/admin/audit/vocabulary", () => {
     });
   });
 });
+
+describe("OpenAPI", () => {
+  it("describes the audit routes with their query parameters", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/admin/audit",
+        "/api/admin/audit.csv",
+        "/api/admin/audit/verify",
+        "/api/admin/audit/vocabulary",
+      ]),
+    );
+    expect(JSON.stringify(doc.paths["/api/admin/audit"])).toContain('"name":"person"');
+  });
+});

@@ -1,6 +1,7 @@
 import { AUDIT_COUNT_CAP, type TAuditEntry, type auditFilterShape } from "@portal/contracts";
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
+import { AUDIT_OUTCOMES } from "../audit/actions.ts";
 import type { Executor } from "../db/client.ts";
 import { rows } from "./shared.ts";
 
@@ -67,12 +68,23 @@ function filterConditions(filters: AuditFilters): SQL[] {
 
 const and = (conditions: SQL[]) => (conditions.length ? sql.join(conditions, sql` and `) : sql`true`);
 
-/** The matching rows' ids in page order: one index range per branch, merged, `limit` of them. */
+/**
+ * The filters as branches whose union is the answer, each one ordered range of an index. An action without
+ * an outcome is read as one branch per outcome from the (action, outcome, occurred_at, id) index, so that
+ * action and outcome together are a range too, and counting reads the index alone (a rare outcome of a
+ * common action would otherwise be found by visiting every row of that action).
+ */
 async function branchesFor(db: Executor, filters: AuditFilters): Promise<SQL[]> {
-  const common = filterConditions(filters);
-  if (!filters.person) return [and(common)];
-  const person = await findPerson(db, filters.person);
-  return personBranches(person).map((branch) => and([branch, ...common]));
+  if (filters.person) {
+    const common = filterConditions(filters);
+    const person = await findPerson(db, filters.person);
+    return personBranches(person).map((branch) => and([branch, ...common]));
+  }
+  if (filters.action && !filters.outcome) {
+    // recordAudit writes only these outcomes (audit/actions.ts).
+    return AUDIT_OUTCOMES.map((outcome) => and(filterConditions({ ...filters, outcome })));
+  }
+  return [and(filterConditions(filters))];
 }
 
 const COLUMNS = sql`a.id, to_char(a.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,

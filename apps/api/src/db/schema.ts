@@ -184,7 +184,7 @@ export const auditLog = pgTable(
     index("audit_log_actor_idx").on(t.actorUserId, t.occurredAt, t.id),
     index("audit_log_actor_email_idx").on(t.actorEmail, t.occurredAt, t.id),
     index("audit_log_target_idx").on(t.targetType, t.targetId, t.occurredAt, t.id),
-    index("audit_log_action_idx").on(t.action, t.occurredAt, t.id),
+    index("audit_log_action_idx").on(t.action, t.outcome, t.occurredAt, t.id),
     index("audit_log_outcome_idx").on(t.outcome, t.occurredAt, t.id),
     uniqueIndex("audit_log_chain_seq_idx").on(t.chainSeq),
   ],
