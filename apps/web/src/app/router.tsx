@@ -126,6 +126,22 @@ export const router = createBrowserRouter([
               })),
           },
           {
+            path: "import",
+            handle: crumb("Import CSV"),
+            lazy: () =>
+              import("@/features/admin/components/import-upload-page").then((m) => ({
+                Component: m.ImportUploadPage,
+              })),
+          },
+          {
+            path: "import/:jobId",
+            handle: crumb("Import CSV"),
+            lazy: () =>
+              import("@/features/admin/components/import-job-page").then((m) => ({
+                Component: m.ImportJobPage,
+              })),
+          },
+          {
             path: "workbook-list",
             handle: crumb("Workbooks"),
             lazy: () =>

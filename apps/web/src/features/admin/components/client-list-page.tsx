@@ -72,9 +72,14 @@ export function ClientListPage() {
         title="Clients"
         description="Everyone the firm advises, their sign-in email and the advisors assigned to them."
         action={
-          <Link to="/admin/add-client" className={buttonClasses("primary")}>
-            +Add Client
-          </Link>
+          <div className="flex flex-wrap gap-3">
+            <Link to="/admin/import?kind=client" className={buttonClasses("secondary")}>
+              Import CSV
+            </Link>
+            <Link to="/admin/add-client" className={buttonClasses("primary")}>
+              +Add Client
+            </Link>
+          </div>
         }
       />
       <ListView

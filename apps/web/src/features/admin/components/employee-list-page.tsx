@@ -72,9 +72,14 @@ export function EmployeeListPage() {
         title="Employees"
         description="The firm's advisors, their sign-in email and the clients each one looks after."
         action={
-          <Link to="/admin/add-employee" className={buttonClasses("primary")}>
-            +Add Employee
-          </Link>
+          <div className="flex flex-wrap gap-3">
+            <Link to="/admin/import?kind=employee" className={buttonClasses("secondary")}>
+              Import CSV
+            </Link>
+            <Link to="/admin/add-employee" className={buttonClasses("primary")}>
+              +Add Employee
+            </Link>
+          </div>
         }
       />
       <ListView
