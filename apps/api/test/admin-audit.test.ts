@@ -1,6 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { sql, TransactionRollbackError } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { auditBatches } from "../src/admin/audit.ts";
 import { recordAudit, type AuditEvent } from "../src/audit/audit.ts";
 import { createAuditVerification } from "../src/audit/verification.ts";
 import type { DatabaseHandle } from "../src/db/client.ts";
@@ -278,6 +279,17 @@ describe("GET /api/admin/audit.csv", () => {
     // The list's cap does not apply to the export, and the filters combine as on the list.
     const one = await get("/api/admin/audit.csv?action=embed.denied&person=bulk1%40example.com");
     expect(parse(one.body, { columns: true })).toHaveLength(402);
+  });
+
+  it("reads the rows in keyset batches, never the whole result at once", async () => {
+    const sizes: number[] = [];
+    const ids: number[] = [];
+    for await (const batch of auditBatches(database.db, { action: "embed.denied" }, 500)) {
+      sizes.push(batch.length);
+      ids.push(...batch.map((e) => e.id));
+    }
+    expect(sizes).toEqual([500, 500, 205]);
+    expect(new Set(ids).size).toBe(1205);
   });
 
   it("writes before/after as JSON and neutralises cells a spreadsheet would run as a formula", async () => {
