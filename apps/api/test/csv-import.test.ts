@@ -530,6 +530,27 @@ describe("bad files change nothing", () => {
   });
 });
 
+describe("an upload that is never started", () => {
+  it("is removed with its rows, passwords included, after a day", async () => {
+    const res = await upload(t, csvOf([HEADER, goodRow(1, "OLD")]));
+    const jobId = (res.json() as Job).id;
+    await database.db.execute(
+      sql`update import_jobs set created_at = now() - interval '25 hours' where id = ${jobId}`,
+    );
+    const fresh = (await upload(t, csvOf([HEADER, goodRow(2, "OLD")]))).json() as Job;
+    const sweeper = startImportWorker({ db: database.db, pollMs: 20 });
+    try {
+      await expect
+        .poll(async () => count(sql`select count(*)::int as n from import_rows where job_id = ${jobId}`))
+        .toBe(0);
+      expect(await count(sql`select count(*)::int as n from import_jobs where id = ${jobId}`)).toBe(0);
+      expect(await count(sql`select count(*)::int as n from import_jobs where id = ${fresh.id}`)).toBe(1);
+    } finally {
+      await sweeper.stop();
+    }
+  });
+});
+
 describe("an interrupted import", () => {
   it("continues on a new instance after a restart and after a killed worker's lease ends, creating each person once", async () => {
     const rows = Array.from({ length: 30 }, (_, i) => goodRow(i + 1, "RST"));

@@ -36,6 +36,10 @@ interface ClaimedJob {
 
 class LeaseLost extends Error {}
 
+/** How long an upload that was never started is kept, and how often that is looked at. */
+export const PREVIEW_KEPT_HOURS = 24;
+const CLEANUP_EVERY_MS = 10 * 60_000;
+
 function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 4; depth += 1) {
     if ((e as { code?: unknown }).code === "23505") return true;
@@ -263,10 +267,24 @@ export function startImportWorker(options: ImportWorkerOptions) {
     if (!stopped) await finish(job);
   }
 
+  let lastCleanup = 0;
+  /**
+   * An upload never started keeps its rows, passwords included, for a day at most (decision 013): the
+   * admin may come back to its preview until then.
+   */
+  async function dropAbandonedPreviews() {
+    if (Date.now() - lastCleanup < CLEANUP_EVERY_MS) return;
+    lastCleanup = Date.now();
+    await db.execute(sql`
+      delete from import_jobs
+       where status = 'preview' and created_at < now() - ${PREVIEW_KEPT_HOURS} * interval '1 hour'`);
+  }
+
   async function tick() {
     timer = undefined;
     if (stopped) return;
     try {
+      await dropAbandonedPreviews();
       for (let job = await claim(); job && !stopped; job = stopped ? undefined : await claim()) {
         await runJob(job);
       }

@@ -109,7 +109,9 @@ function ProblemTable({ job, caption }: { job: TImportJob; caption: string }) {
   return (
     <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="w-full text-left text-sm max-md:block">
-        <caption className="px-4 py-3 text-left text-sm font-semibold text-navy-950">{caption}</caption>
+        <caption className="px-4 py-3 text-left text-sm font-semibold text-navy-950 max-md:block">
+          {caption}
+        </caption>
         <thead className="border-y border-slate-200 bg-slate-50/80 text-xs font-semibold text-slate-600 max-md:sr-only">
           <tr>
             {["Line", idLabel, "Email", "Outcome", "Reason"].map((h) => (
@@ -139,7 +141,9 @@ function ProblemTable({ job, caption }: { job: TImportJob; caption: string }) {
                   p.status === "skipped" ? "text-slate-600" : "text-red-700",
                 )}
               >
-                {STATUS_LABELS[p.status] ?? p.status}
+                {p.status === "invalid" && job.status === "done"
+                  ? "Failed"
+                  : (STATUS_LABELS[p.status] ?? p.status)}
               </td>
               <td data-label="Reason" className={cn(cell, "[overflow-wrap:anywhere]")}>
                 {p.reason}
