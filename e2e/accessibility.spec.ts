@@ -31,6 +31,7 @@ test("the admin screens have no axe violations", async ({ page, login }) => {
     ["/admin/workbook-list", "Workbooks"],
     ["/admin/sync", "BI sync"],
     ["/admin/audit", "Audit log"],
+    ["/admin/settings", "Firm settings"],
     ["/admin/add-client", "Add Client"],
     ["/admin/edit-client?id=CL-1001", "Edit Client"],
     ["/admin/view-as-client?id=CL-1001", "Viewing as Olivia Bennett (CL-1001)"],

@@ -23,6 +23,7 @@ export default async function globalSetup() {
               to: recipient.address.toLowerCase(),
               subject: mail.subject ?? "",
               text: mail.text ?? "",
+              html: typeof mail.html === "string" ? mail.html : "",
               receivedAt: new Date().toISOString(),
             };
             appendFileSync(mailFile(received.to), `${JSON.stringify(received)}\n`);

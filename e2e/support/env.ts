@@ -38,4 +38,11 @@ export function mailFile(address: string): string {
   return path.join(mailDir(), `${address.toLowerCase().replace(/[^a-z0-9@._+-]/g, "_")}.jsonl`);
 }
 
-export type TReceivedMail = { to: string; subject: string; text: string; receivedAt: string };
+export type TReceivedMail = {
+  to: string;
+  subject: string;
+  text: string;
+  /** The HTML part (firm branding: the colour shows there). */
+  html?: string;
+  receivedAt: string;
+};

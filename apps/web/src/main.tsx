@@ -5,6 +5,7 @@ import { RouterProvider } from "react-router/dom";
 
 import "./index.css";
 import { router } from "./app/router";
+import { SpaBranding } from "./lib/branding-query";
 import { queryClient } from "./lib/query-client";
 
 const container = document.getElementById("root");
@@ -13,7 +14,9 @@ if (!container) throw new Error("The page has no #root element.");
 createRoot(container).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <SpaBranding>
+        <RouterProvider router={router} />
+      </SpaBranding>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -174,6 +174,14 @@ export const router = createBrowserRouter([
               })),
           },
           {
+            path: "settings",
+            handle: crumb("Firm settings"),
+            lazy: () =>
+              import("@/features/admin/components/settings-page").then((m) => ({
+                Component: m.SettingsPage,
+              })),
+          },
+          {
             path: "add-workbook",
             handle: crumb("Add Workbook"),
             lazy: () =>

@@ -2,7 +2,7 @@ import { StrictMode } from "react";
 import type { ReactNode } from "react";
 import { createRoot } from "react-dom/client";
 
-import { signInPathOf } from "@portal/contracts";
+import { DEFAULT_BRANDING, signInPathOf } from "@portal/contracts";
 
 import "../index.css";
 import { ErrorScreen } from "@/components/ui/error-screen";
@@ -12,6 +12,7 @@ import { getConfig } from "@/features/auth/api/get-config";
 import { AdminLoginScreen } from "@/features/auth/components/admin-login-screen";
 import { LoginScreen } from "@/features/auth/components/login-screen";
 import { ResetPasswordScreen } from "@/features/auth/components/reset-password-screen";
+import { BrandingProvider, getBranding } from "@/lib/branding";
 import { getErrorMessage } from "@/lib/errors";
 import { getSession } from "@/lib/get-session";
 import { replacePage } from "@/lib/replace-page";
@@ -23,7 +24,17 @@ import { replacePage } from "@/lib/replace-page";
 const container = document.getElementById("root");
 if (!container) throw new Error("The page has no #root element.");
 const root = createRoot(container);
-const render = (screen: ReactNode) => root.render(<StrictMode>{screen}</StrictMode>);
+// The firm's name, logo and colour (decision 014): one small JSON read alongside the session check; the screens
+// wait for it so they never show another firm first (without it they show the demo firm).
+const branding = getBranding().catch(() => DEFAULT_BRANDING);
+const render = (screen: ReactNode) =>
+  void branding.then((firm) =>
+    root.render(
+      <StrictMode>
+        <BrandingProvider branding={firm}>{screen}</BrandingProvider>
+      </StrictMode>,
+    ),
+  );
 
 async function start() {
   const path = signInPathOf(window.location.pathname);

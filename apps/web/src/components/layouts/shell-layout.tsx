@@ -82,7 +82,7 @@ export function ShellLayout({ homeTo, sidebar, headerEnd, screen, children }: TS
       ) : null}
 
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-20 flex h-[90px] shrink-0 items-center gap-4 border-b border-slate-200 bg-white/95 px-4 backdrop-blur sm:px-8">
+        <header className="sticky top-0 z-20 flex h-[90px] shrink-0 items-center gap-4 border-b border-slate-200 bg-white/95 px-4 shadow-[inset_0_4px_0_var(--color-brand)] backdrop-blur sm:px-8">
           <Breadcrumbs screen={screen} />
           <div className="ml-auto">{headerEnd}</div>
         </header>

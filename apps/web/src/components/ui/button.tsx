@@ -5,7 +5,8 @@ import { Spinner } from "./spinner";
 
 const variants = {
   primary:
-    "bg-navy-900 text-white shadow-sm hover:bg-navy-800 active:bg-navy-950 disabled:bg-navy-400 disabled:text-white",
+    // The firm's colour (white text on it reaches WCAG AA, checked when it is saved).
+    "bg-brand text-white shadow-sm hover:bg-brand/90 active:bg-brand disabled:bg-navy-400 disabled:text-white",
   accent: "bg-emerald-600 text-white shadow-sm hover:bg-emerald-700 disabled:bg-emerald-300",
   secondary:
     "border border-slate-300 bg-white text-navy-900 shadow-sm hover:bg-slate-50 disabled:text-slate-400",

@@ -4,8 +4,9 @@ import { SidebarLink } from "@/components/layouts/shell-layout";
 import { BriefcaseIcon, ChartIcon, ShieldIcon, UsersIcon } from "@/components/ui/icons";
 
 import { RetryIcon } from "./admin-icons";
+import { PaletteIcon } from "./settings-icon";
 
-/** Admin sidebar: the three back-office lists, the BI sync queue and the audit log. */
+/** Admin sidebar: the three back-office lists, the BI sync queue, the audit log and the firm's settings. */
 export function AdminNav({ collapsed }: { collapsed: boolean }) {
   // /admin itself shows the client list.
   const atIndex = useMatch("/admin") !== null;
@@ -42,6 +43,14 @@ export function AdminNav({ collapsed }: { collapsed: boolean }) {
         </li>
         <li>
           <SidebarLink to="/admin/audit" icon={<ShieldIcon />} label="Audit log" collapsed={collapsed} />
+        </li>
+        <li>
+          <SidebarLink
+            to="/admin/settings"
+            icon={<PaletteIcon />}
+            label="Firm settings"
+            collapsed={collapsed}
+          />
         </li>
       </ul>
     </nav>

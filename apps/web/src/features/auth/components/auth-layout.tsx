@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import illustration from "@/assets/economy-illustration.svg";
 import { Logo } from "@/components/brand/logo";
 import { PoweredBy } from "@/components/brand/powered-by";
+import { useFirm } from "@/lib/branding";
 
 type TAuthLayoutProps = {
   children: ReactNode;
@@ -19,10 +20,11 @@ export function AuthLayout({
   children,
   tagline = "Your tax and wealth picture, in one secure place.",
 }: TAuthLayoutProps) {
+  const { firmName } = useFirm();
   return (
     <div className="bg-login min-h-dvh lg:grid lg:grid-cols-[minmax(0,1.1fr)_minmax(28rem,1fr)]">
       <aside className="flex flex-col px-6 pt-6 pb-4 sm:px-10 lg:min-h-dvh lg:px-14 lg:py-12">
-        <a href="/login" className="self-start rounded-lg" aria-label="Meridian Tax & Wealth: sign-in">
+        <a href="/login" className="self-start rounded-lg" aria-label={`${firmName}: sign-in`}>
           <Logo tone="light" />
         </a>
         <div className="hidden flex-1 flex-col items-center justify-center gap-8 py-10 lg:flex">

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { Logo } from "@/components/brand/logo";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageTitle } from "@/components/ui/page-title";
+import { useFirm } from "@/lib/branding";
 
 type TLegalPageProps = {
   title: string;
@@ -13,12 +14,13 @@ type TLegalPageProps = {
 
 /** Frame of the public legal pages (Terms of Service, Privacy Policy); sign-in is its own page (decision 004). */
 export function LegalPage({ title, updated, children }: TLegalPageProps) {
+  const { firmName } = useFirm();
   return (
     <div className="min-h-dvh bg-slate-50">
       <PageTitle title={title} />
       <header className="bg-login">
         <div className="mx-auto flex max-w-3xl items-center justify-between gap-4 px-5 py-6 sm:px-8">
-          <Link to="/login" reloadDocument className="rounded-lg" aria-label="Meridian Tax & Wealth: sign-in">
+          <Link to="/login" reloadDocument className="rounded-lg" aria-label={`${firmName}: sign-in`}>
             <Logo tone="light" />
           </Link>
           <Link

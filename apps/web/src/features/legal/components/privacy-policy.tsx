@@ -1,13 +1,14 @@
-import { FIRM_NAME } from "@/components/brand/logo";
+import { useFirm } from "@/lib/branding";
 
 import { LegalList, LegalPage, LegalSection } from "./legal-page";
 
 /** /privacy: how the portal handles personal and financial information. */
 export function PrivacyPolicy() {
+  const { firmName } = useFirm();
   return (
     <LegalPage title="Privacy Policy" updated="November 22, 2026">
       <p>
-        {FIRM_NAME} takes the confidentiality of your financial affairs seriously. This policy explains what
+        {firmName} takes the confidentiality of your financial affairs seriously. This policy explains what
         personal information the client portal (the &ldquo;Portal&rdquo;) handles, why, and the choices you
         have. It supplements the privacy notice you received with your engagement letter.
       </p>

@@ -1,14 +1,15 @@
-import { FIRM_NAME } from "@/components/brand/logo";
+import { useFirm } from "@/lib/branding";
 
 import { LegalList, LegalPage, LegalSection } from "./legal-page";
 
 /** /terms: the portal's Terms of Service. */
 export function TermsOfService() {
+  const { firmName } = useFirm();
   return (
     <LegalPage title="Terms of Service" updated="November 22, 2026">
       <p>
-        These terms govern your use of the {FIRM_NAME} client portal (the &ldquo;Portal&rdquo;). The Portal is
-        provided to clients, employees and invited collaborators of {FIRM_NAME} (&ldquo;we&rdquo;,
+        These terms govern your use of the {firmName} client portal (the &ldquo;Portal&rdquo;). The Portal is
+        provided to clients, employees and invited collaborators of {firmName} (&ldquo;we&rdquo;,
         &ldquo;us&rdquo;) so they can view reports and analytics prepared in the course of our tax and wealth
         advisory services. By signing in you agree to these terms.
       </p>
