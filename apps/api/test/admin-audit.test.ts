@@ -192,6 +192,36 @@ describe("GET /api/admin/audit", () => {
     expect(nobody.headers["x-total-count"]).toBe("0");
   });
 
+  it("still finds a client's entries after the client was deleted", async () => {
+    const added = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/addclient",
+      headers: admin,
+      payload: {
+        clientId: "CL-GONE1",
+        firstName: "Gone",
+        lastName: "Client",
+        email: "gone.client@example.com",
+        password: "tidal-granite-passphrase",
+        role: "client",
+        privilege: "View",
+        workbookIds: [],
+      },
+    });
+    const cId = added.json().data.client.c_id as number;
+    const removed = await t.app.inject({
+      method: "DELETE",
+      url: `/api/admin/deleteclient/${cId}`,
+      headers: admin,
+    });
+    expect(removed.statusCode).toBe(200);
+    const rows = (await get("/api/admin/audit?person=gone.client%40example.com")).json() as Entry[];
+    expect(rows.map((e) => [e.action, e.target_id])).toEqual([
+      ["client.deleted", String(cId)],
+      ["client.created", String(cId)],
+    ]);
+  });
+
   it("filters by action, outcome and date range (a date's whole day, in UTC)", async () => {
     const failures = (await get("/api/admin/audit?action=auth.sign_in&outcome=failure")).json() as Entry[];
     expect(failures.length).toBeGreaterThan(0);

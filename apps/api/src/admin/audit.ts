@@ -21,22 +21,30 @@ export interface AuditCursor {
   direction: "before" | "after";
 }
 
-/** A person, as the trail names them: their sign-in account and their client or employee record. */
+/** A person, as the trail names them: their sign-in account and their client or employee records. */
 interface Person {
   email: string;
   userId: string | null;
-  cId: number | null;
-  eId: number | null;
+  /** `client`/`employee` and its c_id/e_id: the records they have, and had (a deleted client keeps its trail). */
+  records: { type: string; id: string }[];
 }
 
 async function findPerson(db: Executor, email: string): Promise<Person> {
-  const [found] = rows<{ user_id: string | null; c_id: number | null; e_id: number | null }>(
+  // A deleted record is found through the row that created it (partial index audit_log_created_email_idx).
+  const [found] = rows<{ user_id: string | null; records: string[] | null }>(
     await db.execute(sql`
       select (select u.id from users u where u.email = ${email} limit 1) as user_id,
-             (select c.c_id from clients c where c.email = ${email} limit 1) as c_id,
-             (select e.e_id from employees e where e.email = ${email} limit 1) as e_id`),
+             array(select 'client:' || c.c_id from clients c where c.email = ${email}
+                   union select 'employee:' || e.e_id from employees e where e.email = ${email}
+                   union select a.target_type || ':' || a.target_id from audit_log a
+                          where a.action in ('client.created', 'employee.created') and a.after->>'email' = ${email}
+                   ) as records`),
   );
-  return { email, userId: found?.user_id ?? null, cId: found?.c_id ?? null, eId: found?.e_id ?? null };
+  const records = (found?.records ?? []).map((record) => {
+    const [type, id] = record.split(":") as [string, string];
+    return { type, id };
+  });
+  return { email, userId: found?.user_id ?? null, records };
 }
 
 /**
@@ -49,10 +57,8 @@ function personBranches(person: Person): SQL[] {
     branches.push(sql`a.actor_user_id = ${person.userId}`);
     branches.push(sql`a.target_type = 'user' and a.target_id = ${person.userId}`);
   }
-  if (person.cId !== null)
-    branches.push(sql`a.target_type = 'client' and a.target_id = ${String(person.cId)}`);
-  if (person.eId !== null) {
-    branches.push(sql`a.target_type = 'employee' and a.target_id = ${String(person.eId)}`);
+  for (const record of person.records) {
+    branches.push(sql`a.target_type = ${record.type} and a.target_id = ${record.id}`);
   }
   return branches;
 }

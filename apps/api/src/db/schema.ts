@@ -186,6 +186,10 @@ export const auditLog = pgTable(
     index("audit_log_target_idx").on(t.targetType, t.targetId, t.occurredAt, t.id),
     index("audit_log_action_idx").on(t.action, t.outcome, t.occurredAt, t.id),
     index("audit_log_outcome_idx").on(t.outcome, t.occurredAt, t.id),
+    // The person filter finds a client's or employee's record after it was deleted by the row that created it.
+    index("audit_log_created_email_idx")
+      .on(sql`(${t.after}->>'email')`)
+      .where(sql`${t.action} in ('client.created', 'employee.created')`),
     uniqueIndex("audit_log_chain_seq_idx").on(t.chainSeq),
   ],
 );

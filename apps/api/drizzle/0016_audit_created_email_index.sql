@@ -1,0 +1,1 @@
+CREATE INDEX "audit_log_created_email_idx" ON "audit_log" USING btree (("after"->>'email')) WHERE "audit_log"."action" in ('client.created', 'employee.created');
