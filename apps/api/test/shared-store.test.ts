@@ -5,7 +5,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { seedDemoData } from "../src/demo/seed.ts";
-import { cookieHeader, createTestApp, ORIGIN } from "./support/app.ts";
+import { cookieHeader, createTestApp, headersFor, ORIGIN } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
 import { freePort } from "./support/net.ts";
 
@@ -109,6 +109,38 @@ describe("several instances with REDIS_URL", () => {
     const signedOutAt = Date.now();
     await waitFor(async () => (await me(b, cookie)).statusCode === 401, 1_000);
     expect(Date.now() - signedOutAt).toBeLessThan(100);
+  });
+
+  it("sessions ended from the profile or by an admin on one instance are refused on the other within 100 ms", async () => {
+    const here = await a.sessionCookie(olivia.email, olivia.password);
+    const there = await a.sessionCookie(olivia.email, olivia.password);
+    expect((await me(b, there)).statusCode).toBe(200); // cached on b
+    const listed = await a.app.inject({ method: "GET", url: "/api/me/sessions", headers: { cookie: there } });
+    const thereId = (listed.json() as { id: string; current: boolean }[]).find((s) => s.current)!.id;
+    const out = await a.app.inject({
+      method: "DELETE",
+      url: `/api/me/sessions/${thereId}`,
+      headers: { cookie: here, origin: ORIGIN },
+    });
+    expect(out.statusCode).toBe(200);
+    const signedOutAt = Date.now();
+    await waitFor(async () => (await me(b, there)).statusCode === 401, 1_000, "profile sign-out seen");
+    expect(Date.now() - signedOutAt).toBeLessThan(100);
+
+    expect((await me(b, here)).statusCode).toBe(200); // cached on b
+    const admin = await headersFor(a, "admin");
+    const [client] = (
+      await a.app.inject({ method: "GET", url: `/api/admin/clients?q=${olivia.email}`, headers: admin })
+    ).json() as { c_id: number }[];
+    const ended = await a.app.inject({
+      method: "POST",
+      url: `/api/admin/revokesessionsclient/${client!.c_id}`,
+      headers: admin,
+    });
+    expect(ended.json()).toMatchObject({ revoked: 1 });
+    const endedAt = Date.now();
+    await waitFor(async () => (await me(b, here)).statusCode === 401, 1_000, "admin's sign-out seen");
+    expect(Date.now() - endedAt).toBeLessThan(100);
   });
 
   it("10 wrong passwords split across both instances lock the account, counted in Redis", async () => {
