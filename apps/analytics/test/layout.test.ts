@@ -176,6 +176,24 @@ describe("workbook layout", () => {
     });
   }
 
+  it("the frame's text is set in the self-hosted Inter, loaded from the analytics server itself", async () => {
+    const fonts: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "font") fonts.push(r.url());
+    });
+    const frame = await openWorkbook(DEMO_WORKBOOKS[0]!.workbookName, 1440);
+    const loaded = await frame.evaluate(async () => {
+      await document.fonts.ready;
+      return [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family);
+    });
+    expect(loaded).toContain("Inter Variable");
+    expect(await frame.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(
+      /^"Inter Variable"/,
+    );
+    expect(fonts.length).toBeGreaterThan(0);
+    for (const url of fonts) expect(new URL(url).origin).toBe(new URL(frame.url()).origin);
+  });
+
   it("the frame's height settles once: one page height per workbook, reported with its data", async () => {
     for (const wb of DEMO_WORKBOOKS) {
       await openWorkbook(wb.workbookName, 1440);
