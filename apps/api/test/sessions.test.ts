@@ -3,6 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { inAuthTransaction } from "../src/sessions/sessions.ts";
+import { describeUserAgent } from "../src/sessions/user-agent.ts";
 import { cookieHeader, createTestApp, headersFor, ORIGIN } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
 
@@ -405,5 +406,19 @@ describe("Better Auth's session changes share the portal's transaction", () => {
     // ...and after its rollback they are back, still signed in.
     expect(await sessionIdsOf(me.userId)).toEqual(before);
     expect((await list(cookie)).statusCode).toBe(200);
+  });
+});
+
+describe("browser and system from the user agent", () => {
+  it.each([
+    [CHROME_WINDOWS, { browser: "Chrome 131", os: "Windows 10", device: "desktop" }],
+    [SAFARI_IPHONE, { browser: "Safari 18", os: "iOS 18.1", device: "mobile" }],
+    // Browsers report macOS 10.15 whatever the real version: no version rather than a wrong one.
+    [FIREFOX_MAC, { browser: "Firefox 133", os: "macOS", device: "desktop" }],
+    ["curl/8.5.0", { browser: null, os: null, device: null }],
+    ["", { browser: null, os: null, device: null }],
+    [null, { browser: null, os: null, device: null }],
+  ])("%s", (userAgent, expected) => {
+    expect(describeUserAgent(userAgent)).toEqual(expected);
   });
 });
