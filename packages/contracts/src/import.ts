@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * CSV import of clients and employees (issue 14, decision 013, DEVIATIONS D50): upload a file, map its
+ * CSV import of clients and employees (issue 14, decision 013, DEVIATIONS D52): upload a file, map its
  * columns, preview every row's problems, then import it as a durable job whose progress can be followed.
  */
 
