@@ -62,10 +62,11 @@ test("a person signs out their other sessions from the profile page and those ar
     await expect(sessions.getByRole("listitem")).toHaveCount(3);
     await expect(phoneRow).toHaveCount(0);
     expect(await apiStatus(phone)).toBe(401);
-    // The phone's page finds itself signed out at the next navigation.
-    await phone.goto("/profile", { waitUntil: "commit" });
+    // The phone's open profile page is refused at its next action, and shows sign-in.
+    await phone.getByRole("button", { name: "Sign out of all other sessions" }).click();
     await expect(phone).toHaveURL("/login");
     await expect(phone.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+    expect(await apiStatus(laptop)).toBe(200);
   });
 
   await test.step("Sign out of all other sessions ends the laptop's (and the confirmation's) and keeps this one", async () => {

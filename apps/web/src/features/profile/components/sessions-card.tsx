@@ -1,10 +1,14 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+
 import type { TSession } from "@portal/contracts";
 
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
 import { MonitorIcon, SmartphoneIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/spinner";
-import { getErrorMessage } from "@/lib/errors";
+import { AppRequestError, getErrorMessage } from "@/lib/errors";
+import { sessionQueryKey } from "@/lib/session";
 
 import { LOAD_SESSIONS_FAILED, useSessions } from "../api/get-sessions";
 import { REVOKE_OTHER_SESSIONS_FAILED, useRevokeOtherSessions } from "../api/revoke-other-sessions";
@@ -90,6 +94,15 @@ export function SessionsCard() {
   const revoke = useRevokeSession();
   const revokeOthers = useRevokeOtherSessions();
   const others = sessions.data?.filter((s) => !s.current).length ?? 0;
+
+  // 401: this session itself was ended (from another device, or by an admin): the guard then shows sign-in.
+  const queryClient = useQueryClient();
+  const ended = [sessions.error, revoke.error, revokeOthers.error].some(
+    (error) => error instanceof AppRequestError && error.status === 401,
+  );
+  useEffect(() => {
+    if (ended) void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+  }, [ended, queryClient]);
 
   const outcome = revokeOthers.isSuccess
     ? { tone: "success" as const, text: revokeOthers.data.message }
