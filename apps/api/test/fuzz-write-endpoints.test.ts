@@ -429,6 +429,8 @@ const idRoutes: [string, "POST" | "DELETE"][] = [
   ["resyncemployee", "POST"],
   ["resettwofactorclient", "POST"],
   ["resettwofactoremployee", "POST"],
+  ["revokesessionsclient", "POST"],
+  ["revokesessionsemployee", "POST"],
 ];
 
 const signUpFields = () => [
@@ -498,6 +500,14 @@ const endpoints: Endpoint[] = [
     who: "admin",
     requests: () => fuzzed([], { id: oddId }),
   })),
+  {
+    // Odd ids, and well-formed ids of no session of theirs: nothing is signed out.
+    name: "DELETE /api/me/sessions/{odd id}",
+    method: "DELETE",
+    url: (id) => `/api/me/sessions/${id}`,
+    who: "client",
+    requests: () => fuzzed([], { id: fc.oneof(oddId, fc.uuid()) }),
+  },
   {
     name: "POST /api/sigma/provision-and-embed",
     method: "POST",
