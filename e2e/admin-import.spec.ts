@@ -1,7 +1,10 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 
 import { CLIENT_HEADER, clientRows, csvFile } from "./support/import-files.ts";
 import { uniqueToken } from "./support/admin-helpers.ts";
+import { BASE_URL } from "./support/env.ts";
 import { accounts, expect, postAuth, test } from "./support/fixtures.ts";
 
 test.beforeEach(async ({ login }) => {
@@ -144,4 +147,35 @@ test("CSV import refuses a file that is not CSV with a clear message", async ({ 
     "This is a spreadsheet workbook (.xlsx), not a CSV file.",
   );
   await expect(page).toHaveURL("/admin/import?kind=employee");
+});
+
+async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
+}
+
+test("the import screens have no axe violations", async ({ page }) => {
+  test.slow();
+  await page.goto("/admin/import?kind=client");
+  await expect(page.getByRole("heading", { level: 1, name: "Import clients from CSV" })).toBeVisible();
+  await expectNoViolations(page);
+
+  const { good, bad } = clientRows(uniqueToken());
+  const uploaded = await page.request.post("/api/admin/imports?kind=client&fileName=axe.csv", {
+    headers: { Origin: BASE_URL, "Content-Type": "text/csv" },
+    data: csvFile([CLIENT_HEADER, good[0]!, bad[1]!]),
+  });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const { id } = (await uploaded.json()) as { id: string };
+  await page.goto(`/admin/import/${id}`);
+  await expect(page.getByTestId("import-summary")).toBeVisible();
+  await expectNoViolations(page);
+
+  await page.getByRole("button", { name: "Import 1 client" }).click();
+  await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 60_000 });
+  await expectNoViolations(page);
 });

@@ -208,7 +208,6 @@ function Preview({ job }: { job: TImportJob }) {
               </a>
             ) : null}
             <Button
-              variant="accent"
               disabled={!ready || job.valid === 0}
               isLoading={start.isPending}
               onClick={() => start.mutate(job.id)}
