@@ -19,7 +19,7 @@ export interface Embedder {
 export interface EmbedderOptions {
   /**
    * The firm's primary colour (`#rrggbb`, decision 014). The built-in analytics server reads it as
-   * `:accent_color`; a Sigma org takes no colour in the URL, so there `:theme` (SIGMA_UI) names the org's
+   * `:accent_color`; a Sigma org takes no colour in the URL, so there `:theme` (SIGMA_EMBED_UI) names the org's
    * custom theme made in the firm's colour (README, Sigma).
    */
   accent?: () => Promise<string>;

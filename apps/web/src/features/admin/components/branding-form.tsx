@@ -23,7 +23,7 @@ function ContrastPreview({ colour }: { colour: string }) {
   const ratio = contrastRatio(colour, "#ffffff");
   const passes = ratio >= MIN_CONTRAST_RATIO;
   return (
-    <div className="flex flex-wrap items-center gap-3 sm:col-span-2" data-testid="contrast-preview">
+    <div className="flex flex-wrap items-center gap-3" data-testid="contrast-preview">
       <span
         className="inline-flex h-9 items-center rounded-lg px-3 text-sm font-semibold text-white"
         style={{ backgroundColor: colour }}
@@ -86,17 +86,15 @@ export function BrandingForm({ current }: { current: TBrandingResponse }) {
             error={fieldError(errors.supportEmail?.message)}
             {...register("supportEmail")}
           />
-          <div className="flex items-end gap-3">
-            <div className="min-w-0 flex-1">
-              <TextField
-                label="Primary colour"
-                autoComplete="off"
-                spellCheck={false}
-                hint="A hex colour like #1f4e8c; white text on it must reach WCAG AA (4.5:1)."
-                error={fieldError(errors.primaryColour?.message)}
-                {...register("primaryColour")}
-              />
-            </div>
+          <TextField
+            label="Primary colour"
+            autoComplete="off"
+            spellCheck={false}
+            hint="A hex colour like #1f4e8c; white text on it must reach WCAG AA (4.5:1)."
+            error={fieldError(errors.primaryColour?.message)}
+            {...register("primaryColour")}
+          />
+          <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
             <input
               type="color"
               aria-label="Pick the primary colour"
@@ -104,13 +102,10 @@ export function BrandingForm({ current }: { current: TBrandingResponse }) {
               onChange={(event) =>
                 setValue("primaryColour", event.target.value, { shouldValidate: true, shouldDirty: true })
               }
-              className={
-                "mb-[1.6rem] h-11 w-14 shrink-0 cursor-pointer rounded-lg border border-slate-300 bg-white p-1" +
-                (errors.primaryColour ? " mb-[3.1rem]" : "")
-              }
+              className="h-9 w-14 shrink-0 cursor-pointer rounded-lg border border-slate-300 bg-white p-1"
             />
+            <ContrastPreview colour={colour} />
           </div>
-          <ContrastPreview colour={colour} />
         </FormSection>
       </fieldset>
       <div className="space-y-4 px-5 py-6 sm:px-8">
