@@ -65,6 +65,8 @@ export async function startPortal(extraEnv = {}) {
     PORT: String(port),
     // Its own analytics port too, so a portal already running on this machine does not get in the way.
     ANALYTICS_PORT: String(await freePort()),
+    // The built-in analytics server lets only this portal frame its workbooks.
+    ANALYTICS_ALLOWED_PARENT_ORIGINS: `http://127.0.0.1:${port}`,
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
