@@ -8,7 +8,7 @@ import { LogoCard } from "./logo-card";
 import { PageHeader } from "./page-header";
 
 /**
- * /admin/settings (issue 13 point 4, DEVIATIONS D52): the firm's name, primary colour, support email and logo,
+ * /admin/settings (issue 13 point 4, DEVIATIONS D54): the firm's name, primary colour, support email and logo,
  * which the sign-in page, both shells, mail and the embedded workbooks wear.
  */
 export function SettingsPage() {
