@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { requiredText, storableText } from "./admin.ts";
-import { primaryColourProblem } from "./branding.ts";
+import { primaryColourProblem } from "./colour-contrast.ts";
 
 /** Full-zod twin of `ZBrandingSchema` for the API's serialiser (the back office and the API read this one). */
 export const ZBrandingResponseSchema = z.object({

@@ -10,4 +10,5 @@ export * from "./audit.ts";
 export * from "./import.ts";
 export * from "./sessions.ts";
 export * from "./branding.ts";
+export * from "./colour-contrast.ts";
 export * from "./branding-settings.ts";
