@@ -95,8 +95,12 @@ describe("self sign-up", () => {
     expect(answers[0]!.headers["set-cookie"]).toBeUndefined();
 
     const ownerMail = await smtp.nextMailTo(taken);
-    expect(ownerMail.subject).toBe("Someone tried to create a Meridian Tax & Wealth portal account with your email");
-    expect((await smtp.nextMailTo(free)).subject).toBe("Confirm your email for the Meridian Tax & Wealth portal");
+    expect(ownerMail.subject).toBe(
+      "Someone tried to create a Meridian Tax & Wealth portal account with your email",
+    );
+    expect((await smtp.nextMailTo(free)).subject).toBe(
+      "Confirm your email for the Meridian Tax & Wealth portal",
+    );
     // The taken account is as it was.
     expect(await database.db.select().from(users).where(eq(users.email, taken))).toEqual(before);
   });
