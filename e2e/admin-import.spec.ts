@@ -147,6 +147,17 @@ test("CSV import refuses a file that is not CSV with a clear message", async ({ 
     "This is a spreadsheet workbook (.xlsx), not a CSV file.",
   );
   await expect(page).toHaveURL("/admin/import?kind=employee");
+
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "employees.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.alloc(21 * 1024 * 1024, 0x61),
+  });
+  await page.getByRole("button", { name: "Upload and check" }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    "The file is larger than 20 MB. Split it into smaller files.",
+  );
+  await expect(page).toHaveURL("/admin/import?kind=employee");
 });
 
 async function expectNoViolations(page: Page) {

@@ -3,7 +3,7 @@ import type { FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 
-import { IMPORT_MAX_ROWS } from "@portal/contracts";
+import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from "@portal/contracts";
 import type { TImportKind } from "@portal/contracts";
 
 import { Button, buttonClasses } from "@/components/ui/button";
@@ -21,6 +21,7 @@ export function ImportUploadPage() {
   const kind: TImportKind = params.get("kind") === "employee" ? "employee" : "client";
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState(false);
+  const [tooLarge, setTooLarge] = useState(false);
   const upload = useUploadImport();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -29,6 +30,11 @@ export function ImportUploadPage() {
     event.preventDefault();
     if (!file) {
       setMissing(true);
+      return;
+    }
+    // The server refuses it too (413); a file that large is not worth sending.
+    if (file.size > IMPORT_MAX_BYTES) {
+      setTooLarge(true);
       return;
     }
     upload.mutate(
@@ -73,6 +79,7 @@ export function ImportUploadPage() {
               onChange={(event) => {
                 setFile(event.target.files?.[0] ?? null);
                 setMissing(false);
+                setTooLarge(false);
                 upload.reset();
               }}
               className="block w-full rounded-lg border border-slate-300 bg-white text-sm text-slate-700 file:mr-4 file:h-11 file:border-0 file:bg-navy-50 file:px-4 file:font-semibold file:text-navy-900 hover:file:bg-navy-100"
@@ -82,6 +89,11 @@ export function ImportUploadPage() {
             </p>
             {missing ? <p className="text-sm text-red-700">Choose a CSV file first.</p> : null}
           </div>
+          {tooLarge ? (
+            <FormMessage tone="error">
+              The file is larger than 20 MB. Split it into smaller files.
+            </FormMessage>
+          ) : null}
           {upload.isError ? (
             <FormMessage tone="error">{getErrorMessage(upload.error, UPLOAD_IMPORT_FAILED)}</FormMessage>
           ) : null}
