@@ -1,5 +1,6 @@
 import { contrastRatio, DEFAULT_BRANDING, formatContrast } from "@portal/contracts";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { auditLog } from "../src/db/schema.ts";
@@ -190,6 +191,66 @@ describe("firm branding", () => {
       expect(res.statusCode, String(body).slice(0, 60)).toBe(status);
       expect(res.json().error).toMatch(message);
     }
+    expect((await publicBranding()).json()).toEqual(before);
+    expect(await brandingAudits()).toBe(audits);
+  });
+
+  it("refuses every SVG that carries script or loads another file, however it is written (fast-check)", async () => {
+    const before = (await publicBranding()).json();
+    const audits = await brandingAudits();
+    const active = [
+      "<script>alert(1)</script>",
+      "<SCRIPT>alert(1)</SCRIPT>",
+      '<script xlink:href="data:,alert(1)"/>',
+      '<rect width="4" height="4" onload="alert(1)"/>',
+      '<rect width="4" height="4" ONCLICK="alert(1)"/>',
+      '<g onmouseover="alert(1)"><rect width="4" height="4"/></g>',
+      '<animate onbegin="alert(1)" attributeName="x" dur="1s"/>',
+      "<foreignObject><div>x</div></foreignObject>",
+      '<foreignObject><iframe src="https://evil.example"></iframe></foreignObject>',
+      '<handler type="text/ecmascript">alert(1)</handler>',
+      '<a href="javascript:alert(1)"><rect width="4" height="4"/></a>',
+      '<a xlink:href="data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;"><rect width="4" height="4"/></a>',
+      '<image href="https://tracker.example/p.png" width="4" height="4"/>',
+      '<image xlink:href="//tracker.example/p.png" width="4" height="4"/>',
+      '<use href="https://evil.example/sprite.svg#a"/>',
+      '<feImage href="http://evil.example/a.png"/>',
+      "<style>@import url(https://evil.example/a.css);</style>",
+      "<style>rect { fill: url(https://evil.example/a.svg#p) }</style>",
+      '<rect width="4" height="4" style="fill:url(http://evil.example/p)"/>',
+      '<rect width="4" height="4" fill="url(https://evil.example/a.svg#g)"/>',
+      '<a href="#x"><set attributeName="href" to="javascript:alert(1)"/><rect width="4" height="4"/></a>',
+      '<a href="#x"><animate attributeName="href" values="javascript:alert(1)"/><rect width="4" height="4"/></a>',
+    ];
+    const benign = [
+      '<rect width="4" height="4"/>',
+      '<circle cx="2" cy="2" r="1" fill="#1f4e8c"/>',
+      "<title>Logo</title>",
+      "",
+    ];
+    const svgOf = (inside: string, declaration = false) =>
+      `${declaration ? '<?xml version="1.0"?>\n' : ""}<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 4 4">${inside}</svg>`;
+    // Each one alone, then mixed with harmless content (fast-check, fixed seed).
+    for (const attack of active) {
+      const res = await putLogo(as.admin!, svgOf(attack), "image/svg+xml");
+      expect(res.statusCode, attack).toBe(400);
+      expect(res.json().code, attack).toBe("LOGO_UNSAFE");
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...active),
+        fc.constantFrom(...benign),
+        fc.constantFrom(...benign),
+        fc.boolean(),
+        async (attack, first, last, declaration) => {
+          const svg = svgOf(`${first}${attack}${last}`, declaration);
+          const res = await putLogo(as.admin!, svg, "image/svg+xml");
+          expect(res.statusCode, svg).toBe(400);
+          expect(res.json().code, svg).toBe("LOGO_UNSAFE");
+        },
+      ),
+      { seed: 20261125, numRuns: 120 },
+    );
     expect((await publicBranding()).json()).toEqual(before);
     expect(await brandingAudits()).toBe(audits);
   });

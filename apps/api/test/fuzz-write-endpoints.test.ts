@@ -441,6 +441,14 @@ const signUpFields = () => [
 
 const endpoints: Endpoint[] = [
   {
+    name: "PUT /api/admin/settings",
+    method: "PUT",
+    url: () => "/api/admin/settings",
+    who: "admin",
+    requests: () =>
+      fuzzed([
+        named("firmName", text("Fuzz Advisors", 100)),
+        {
     name: "POST /api/admin/addclient",
     method: "POST",
     url: () => "/api/admin/addclient",

@@ -77,9 +77,21 @@ function checkSvg(text: string): Buffer {
   });
   const external = externalFound;
   const active = new Set<string>();
-  for (const removed of purify.removed as { element?: Node; attribute?: Attr | null }[]) {
-    const element = removed.element?.nodeName.toLowerCase();
-    if (element && ACTIVE_ELEMENTS.has(element)) active.add(`<${element}>`);
+  for (const removed of purify.removed as { element?: Element; attribute?: Attr | null }[]) {
+    const element = removed.element;
+    const name = element?.nodeName.toLowerCase();
+    if (name && ACTIVE_ELEMENTS.has(name)) active.add(`<${name}>`);
+    // An element dropped as a whole (an animation, an unknown tag) takes its event handlers with it, and those
+    // of the elements inside it: they count as the script they are.
+    if (element?.getAttributeNames) {
+      for (const node of [element, ...element.querySelectorAll("*")]) {
+        for (const attribute of node.getAttributeNames()) {
+          if (/^on/i.test(attribute)) active.add(attribute.toLowerCase());
+          // `<set attributeName="href" to="javascript:…">` and the like.
+          if (/^\s*javascript:/i.test(node.getAttribute(attribute) ?? "")) active.add("a javascript: URL");
+        }
+      }
+    }
     const attribute = removed.attribute?.name.toLowerCase();
     if (attribute?.startsWith("on")) active.add(attribute);
   }
