@@ -449,6 +449,18 @@ const endpoints: Endpoint[] = [
       fuzzed([
         named("firmName", text("Fuzz Advisors", 100)),
         {
+          ...named("primaryColour", text("#13233f", 7)),
+          // Colours white text cannot be read on (below 4.5:1), and other spellings of a colour.
+          poison: (formSafe) =>
+            fc.oneof(
+              text("#13233f", 7).poison(formSafe),
+              fc.constantFrom("#c8c8c8", "#ffffff", "#7f7f7f", "#FFF", "navy", "rgb(0,0,0)", "#13233f;x"),
+            ),
+        },
+        named("supportEmail", email("help@example.com")),
+      ]),
+  },
+  {
     name: "POST /api/admin/addclient",
     method: "POST",
     url: () => "/api/admin/addclient",
