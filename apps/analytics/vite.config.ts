@@ -7,9 +7,6 @@ import { precompress } from "../../scripts/lib/precompress.mjs";
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react(), precompress()],
-  // Always React's production build: the tests build this bundle with NODE_ENV=test, which would otherwise
-  // bundle the development build (a third larger and slower), and `npm start` serves whatever was built last.
-  define: { "process.env.NODE_ENV": JSON.stringify("production") },
   build: {
     outDir: "dist",
     emptyOutDir: true,
