@@ -12,7 +12,11 @@ test("the sign-in page is set in the self-hosted Inter, served by the portal its
   await expect(page.getByRole("heading", { level: 1, name: "Welcome Back" })).toBeVisible();
   const loaded = await page.evaluate(async () => {
     await document.fonts.ready;
-    return [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family);
+    const families: string[] = [];
+    document.fonts.forEach((f) => {
+      if (f.status === "loaded") families.push(f.family);
+    });
+    return families;
   });
   expect(loaded).toContain("Inter Variable");
   expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^"Inter Variable"/);
