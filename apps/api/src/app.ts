@@ -41,6 +41,8 @@ import { authRoutes } from "./routes/auth.ts";
 import { brandingRoutes } from "./routes/branding.ts";
 import { embedRoutes } from "./routes/embed.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { adminInvitationRoutes, invitationRoutes } from "./routes/invitations.ts";
+import { createInvitationMailer } from "./invitations/mail.ts";
 import { provisionRoutes } from "./routes/provision.ts";
 import { publicConfigRoutes } from "./routes/public-config.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
@@ -290,7 +292,16 @@ export async function buildApp({
   const sigmaEmbedder =
     embedder ??
     createEmbedder(config, { accent: async () => (await branding.current()).branding.primaryColour });
-  await app.register(adminRoutes, { db, embedder: sigmaEmbedder, biClient });
+  // Invitations (D53): mail with the firm's branding, sent after each transaction commits.
+  const invitations = createInvitationMailer({
+    mailer: mail,
+    publicUrl: config.publicUrl,
+    lifetimeMs: config.inviteLifetimeMs,
+    mailFirm: async () => (await branding.current()).branding,
+  });
+  await app.register(adminRoutes, { db, embedder: sigmaEmbedder, biClient, invitations });
+  await app.register(invitationRoutes, { auth, db, config, invitations });
+  await app.register(adminInvitationRoutes, { auth, db, config, invitations });
   await app.register(adminSessionRoutes, { auth, db });
   await app.register(sessionRoutes, { auth, db });
   await app.register(embedRoutes, {

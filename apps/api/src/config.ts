@@ -68,6 +68,13 @@ const EnvSchema = z.object({
   /** Requests per IP per minute to the sign-in, sign-up and reset endpoints. */
   AUTH_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(12),
+  /** How long an invitation link works (Add Client / Add Employee "Send an invitation"); 1 hour to 30 days. */
+  INVITE_LIFETIME_HOURS: z.coerce
+    .number({ error: "must be a number of hours" })
+    .int("must be a whole number of hours")
+    .min(1, "must be at least 1 hour")
+    .max(720, "must be at most 720 hours (30 days)")
+    .default(72),
   /** Workbook embed URLs one person may request per minute. */
   EMBED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   ACCESS_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
@@ -143,6 +150,8 @@ export interface AppConfig {
   signInMaxFailuresPerHour: number;
   authIpLimitPerMinute: number;
   sessionMaxAgeSeconds: number;
+  /** INVITE_LIFETIME_HOURS in milliseconds: how long an invitation link works. */
+  inviteLifetimeMs: number;
   embedRateLimitPerMinute: number;
   /** How long a verified session and a viewing decision may be reused (0: never). Decision 005. */
   accessCacheSeconds: number;
@@ -397,6 +406,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     signInMaxFailuresPerHour: env.SIGNIN_MAX_FAILURES_PER_HOUR,
     authIpLimitPerMinute: env.AUTH_IP_LIMIT_PER_MINUTE,
     sessionMaxAgeSeconds: Math.round(env.SESSION_MAX_AGE_HOURS * 3600),
+    inviteLifetimeMs: env.INVITE_LIFETIME_HOURS * 3600 * 1000,
     embedRateLimitPerMinute: env.EMBED_RATE_LIMIT_PER_MINUTE,
     accessCacheSeconds: env.ACCESS_CACHE_SECONDS,
     outbox: { leaseMs: env.OUTBOX_LEASE_SECONDS * 1000, concurrency: env.OUTBOX_CONCURRENCY },

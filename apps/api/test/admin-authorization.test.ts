@@ -69,6 +69,22 @@ async function fixture() {
       },
     })
   ).json().data.employee;
+  // Someone added with an invitation (D53), for Resend and Revoke.
+  const invited = (
+    await t.app.inject({
+      method: "POST",
+      url: "/api/admin/addclient",
+      headers: as.admin!,
+      payload: {
+        clientId: `CL-I${i}`,
+        firstName: "Invited",
+        lastName: `Client${i}`,
+        email: `matrix.invited${i}@example.com`,
+        privilege: "View",
+        invite: true,
+      },
+    })
+  ).json().data.client;
   const [change] = (
     (await database.db.execute(
       sql`select id from provisioning_requests where subject = ${client.email} order by seq limit 1`,
@@ -83,7 +99,7 @@ async function fixture() {
       payload: `Client ID,First name,Last name,Email,Password,Privilege\nCL-I${i},Import,Matrix,import.matrix${i}@example.com,amber-willow-passphrase,View\n`,
     })
   ).json() as { id: string };
-  return { i, wb, client, employee, syncId: change!.id, importId: importJob.id };
+  return { i, wb, client, employee, invited, syncId: change!.id, importId: importJob.id };
 }
 
 type Fixture = Awaited<ReturnType<typeof fixture>>;
@@ -239,6 +255,53 @@ const routes: RouteCase[] = [
         privilege: "Build",
       },
     }),
+  },
+  {
+    name: "POST /api/admin/addclient (invitation)",
+    ok: 201,
+    request: (f) => ({
+      method: "POST",
+      url: "/api/admin/addclient",
+      payload: {
+        clientId: `CL-V${f.i}`,
+        firstName: "Invited",
+        lastName: "Client",
+        email: `invited.client${f.i}@example.com`,
+        privilege: "View",
+        invite: true,
+      },
+    }),
+  },
+  {
+    name: "POST /api/admin/addemployee (invitation)",
+    ok: 201,
+    request: (f) => ({
+      method: "POST",
+      url: "/api/admin/addemployee",
+      payload: {
+        employeeId: `EM-V${f.i}`,
+        firstName: "Invited",
+        lastName: "Employee",
+        email: `invited.employee${f.i}@meridian-advisory.example`,
+        privilege: "View",
+        invite: true,
+      },
+    }),
+  },
+  {
+    name: "POST /api/admin/invitations/{kind}/{id}/resend",
+    ok: 200,
+    request: (f) => ({ method: "POST", url: `/api/admin/invitations/client/${f.invited.c_id}/resend` }),
+  },
+  {
+    name: "DELETE /api/admin/invitations/{kind}/{id}",
+    ok: 200,
+    request: (f) => ({ method: "DELETE", url: `/api/admin/invitations/client/${f.invited.c_id}` }),
+  },
+  {
+    name: "POST /api/admin/password-reset/{kind}/{id}",
+    ok: 200,
+    request: (f) => ({ method: "POST", url: `/api/admin/password-reset/employee/${f.employee.e_id}` }),
   },
   {
     name: "PUT /api/admin/editclient",

@@ -95,7 +95,12 @@ async function rowCounts() {
     (select count(*)::int from workbooks) as workbooks,
     (select count(*)::int from client_workbooks) as client_workbooks,
     (select count(*)::int from employee_clients) as employee_clients,
-    (select count(*)::int from provisioning_requests) as outbox`)) as unknown as { rows: unknown[] };
+    (select count(*)::int from provisioning_requests) as outbox,
+    (select count(*)::int from invitations) as invitations,
+    (select count(*)::int from invitations where accepted_at is not null or revoked_at is not null
+                                               or replaced_at is not null) as invitations_ended`)) as unknown as {
+    rows: unknown[];
+  };
   return result.rows[0];
 }
 
@@ -415,6 +420,13 @@ const adminPaths = {
     privilege,
     idList("clientIds"),
   ],
+  /** Add Client / Add Employee with "Send an invitation" (D53): no password, `invite: true`. */
+  invite: {
+    name: "invite",
+    valid: true,
+    required: true,
+    poison: () => fc.constantFrom<unknown>("true", "yes", 1, null, [], {}, [true]),
+  } as Field,
   workbook: () => [
     named("workbook_name", text("Fuzz-abcdefghijklmnopqrstuv", 200)),
     named("team_name", text("Fuzz", 200)),
@@ -473,6 +485,78 @@ const endpoints: Endpoint[] = [
     url: () => "/api/admin/addemployee",
     who: "admin",
     requests: () => fuzzed(adminPaths.addemployee()),
+  },
+  {
+    name: "POST /api/admin/addclient (invitation)",
+    method: "POST",
+    url: () => "/api/admin/addclient",
+    who: "admin",
+    requests: () =>
+      fuzzed([...adminPaths.addclient().filter((f) => f.name !== "password"), adminPaths.invite]),
+  },
+  {
+    name: "POST /api/admin/addemployee (invitation)",
+    method: "POST",
+    url: () => "/api/admin/addemployee",
+    who: "admin",
+    requests: () =>
+      fuzzed([...adminPaths.addemployee().filter((f) => f.name !== "password"), adminPaths.invite]),
+  },
+  ...(
+    [
+      ["POST", "invitations/{kind}/{id}/resend", (k: string) => `/api/admin/invitations/${k}/resend`],
+      ["DELETE", "invitations/{kind}/{id}", (k: string) => `/api/admin/invitations/${k}`],
+      ["POST", "password-reset/{kind}/{id}", (k: string) => `/api/admin/password-reset/${k}`],
+    ] as const
+  ).map(([method, path, url]): Endpoint => ({
+    // Odd ids and kinds; for Resend and Revoke also people with no invitation to resend or revoke (409).
+    name: `${method} /api/admin/${path} (odd kind or id)`,
+    method,
+    url: (id) => url(id!),
+    who: "admin",
+    requests: () =>
+      fuzzed([], {
+        id: fc.oneof(
+          oddId.map((id) => `client/${id}`),
+          oddId.map((id) => `employee/${id}`),
+          fc
+            .constantFrom("manager", "Client", "CLIENT", "client%00", "", "..")
+            .map((kind) => `${kind}/1`),
+          ...(path.startsWith("invitations")
+            ? [fc.constant(null).map(() => `client/${existing.client.c_id}`)]
+            : []),
+        ),
+      }),
+  })),
+  {
+    name: "POST /api/invitations/lookup",
+    method: "POST",
+    url: () => "/api/invitations/lookup",
+    who: "anonymous",
+    requests: () =>
+      fuzzed([
+        {
+          ...named("token", text("A".repeat(43), 43)),
+          poison: (formSafe) =>
+            fc.oneof(text("", 43).poison(formSafe), fc.constantFrom("A".repeat(43), "short", "B".repeat(44))),
+        },
+      ]),
+  },
+  {
+    name: "POST /api/invitations/accept",
+    method: "POST",
+    url: () => "/api/invitations/accept",
+    who: "anonymous",
+    requests: () =>
+      fuzzed([
+        {
+          ...named("token", text("A".repeat(43), 43)),
+          // A well-formed token of no invitation is refused too (404): nothing may be set by guessing.
+          poison: (formSafe) =>
+            fc.oneof(text("", 43).poison(formSafe), fc.constantFrom("A".repeat(43), "short", "B".repeat(44))),
+        },
+        named("password", text("granite-willow-passphrase", 128)),
+      ]),
   },
   {
     name: "PUT /api/admin/editclient",

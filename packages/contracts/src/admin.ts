@@ -144,6 +144,24 @@ const syncFields = {
 /** Whether the person has set up two-step verification (an admin can reset it after a lost device). */
 const twoFactorField = { two_factor_enabled: z.boolean() };
 
+/**
+ * A client's or employee's invitation as the lists show it (`invitation` of a list row, present only while the
+ * person has not set a password): `pending` (the link works until `expires_at`), `expired`, or `revoked`.
+ */
+export const INVITATION_STATUSES = ["pending", "expired", "revoked"] as const;
+export type TInvitationStatus = (typeof INVITATION_STATUSES)[number];
+export const ZInvitationStateSchema = z.object({
+  status: z.enum(INVITATION_STATUSES),
+  /** ISO time (UTC) the latest invitation was sent. */
+  sent_at: z.string(),
+  /** ISO time (UTC) its link stops working. */
+  expires_at: z.string(),
+});
+export type TInvitationState = z.infer<typeof ZInvitationStateSchema>;
+
+/** Present only while the person has not set a password (invited, DEVIATIONS D53). */
+const invitationField = { invitation: ZInvitationStateSchema.optional() };
+
 export const ZClientSchema = z.object({
   c_id: z.number().int(),
   client_id: z.string(),
@@ -155,6 +173,7 @@ export const ZClientSchema = z.object({
   employees: z.array(z.object({ first_name: z.string(), last_name: z.string() })),
   ...syncFields,
   ...twoFactorField,
+  ...invitationField,
 });
 export type TClient = z.infer<typeof ZClientSchema>;
 
@@ -197,6 +216,7 @@ export const ZEmployeeSchema = z.object({
   clients: z.array(z.object({ c_id: z.number().int(), first_name: z.string(), last_name: z.string() })),
   ...syncFields,
   ...twoFactorField,
+  ...invitationField,
 });
 export type TEmployee = z.infer<typeof ZEmployeeSchema>;
 

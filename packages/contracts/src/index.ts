@@ -12,3 +12,5 @@ export * from "./sessions.ts";
 export * from "./branding.ts";
 export * from "./colour-contrast.ts";
 export * from "./branding-settings.ts";
+export * from "./invitations.ts";
+export * from "./invitation-page.ts";

@@ -1,7 +1,7 @@
 import type { TRole } from "@portal/contracts";
 import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.ts";
-import type { Database, Transaction } from "../db/client.ts";
+import type { Database, Executor, Transaction } from "../db/client.ts";
 import { accounts, clients, employees, sessions, users } from "../db/schema.ts";
 import type { ApiErrorCode } from "../lib/error-codes.ts";
 import { AppError } from "../lib/errors.ts";
@@ -49,8 +49,8 @@ export interface NewAccount {
   email: string;
   name: string;
   role: TRole;
-  /** From `newPasswordHash`. */
-  passwordHash: string;
+  /** From `newPasswordHash`; null: no password yet, the person chooses one through an invitation (D53). */
+  passwordHash: string | null;
 }
 
 /**
@@ -78,15 +78,32 @@ export async function createSignInAccount(tx: Transaction, input: NewAccount): P
       .set({ name: input.name, role: input.role, banned: false, banReason: null, banExpires: null })
       .where(eq(users.id, existing.id));
     await tx.delete(accounts).where(eq(accounts.userId, existing.id));
-    await setCredential(tx, existing.id, input.passwordHash);
+    if (input.passwordHash !== null) await setCredential(tx, existing.id, input.passwordHash);
     return existing.id;
   }
   const userId = crypto.randomUUID();
   await tx
     .insert(users)
     .values({ id: userId, name: input.name, email, emailVerified: true, role: input.role });
-  await setCredential(tx, userId, input.passwordHash);
+  if (input.passwordHash !== null) await setCredential(tx, userId, input.passwordHash);
   return userId;
+}
+
+/** Whether the account has a password to sign in with (an invited person has none until they accept). */
+export async function hasPassword(tx: Executor, userId: string): Promise<boolean> {
+  const [credential] = await tx
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "credential")));
+  return credential !== undefined;
+}
+
+/**
+ * An invited person's first password (the invitation page): checked against the policy by the caller with
+ * `newPasswordHash`, set inside the caller's transaction.
+ */
+export async function setFirstPassword(tx: Transaction, userId: string, passwordHash: string) {
+  await setCredential(tx, userId, passwordHash);
 }
 
 export interface ImportedAccount {

@@ -1,6 +1,7 @@
 import type {
   TClient,
   ZAddClientRequestSchema,
+  ZAddClientInviteRequestSchema,
   ZClientListQuerySchema,
   ZEditClientRequestSchema,
 } from "@portal/contracts";
@@ -27,9 +28,12 @@ import {
   type Actor,
 } from "./shared.ts";
 import { enqueueOutbox } from "../outbox/requests.ts";
+import { invitationStateColumn, issueInvitation, type IssuedInvitation } from "../invitations/invitations.ts";
 
 type ListQuery = z.output<typeof ZClientListQuerySchema>;
 type AddInput = z.output<typeof ZAddClientRequestSchema>;
+/** "Send an invitation": the same fields without a password (D53). */
+type InviteInput = z.output<typeof ZAddClientInviteRequestSchema>;
 type EditInput = z.output<typeof ZEditClientRequestSchema>;
 
 const ORDER: Record<ListQuery["sort"], SQL> = {
@@ -55,6 +59,7 @@ function selectClients(where: SQL, order: SQL, limit: number, offset: number, to
                   from employee_clients ec join employees e on e.e_id = ec.e_id
                  where ec.c_id = c.c_id), '[]'::json) as employees,
       ${accountStateColumns(sql`c.user_id`)},
+      ${invitationStateColumn("client", sql`c.c_id`, sql`c.user_id`)},
       ${total} as total
     from clients c
     where ${where}
@@ -63,7 +68,9 @@ function selectClients(where: SQL, order: SQL, limit: number, offset: number, to
 }
 
 type Row = TClient & { total: number };
-const strip = ({ total: _total, ...client }: Row): TClient => client;
+// `invitation` is listed only while the person has not set a password (D53).
+const strip = ({ total: _total, invitation, ...client }: Row): TClient =>
+  invitation ? { ...client, invitation } : client;
 
 /** The SQL of one page of the client list (exported so the benchmark can run it through the driver). */
 export function clientListQuery(query: ListQuery) {
@@ -104,15 +111,22 @@ async function assertClientIdFree(tx: Executor, clientId: string, exceptCId?: nu
  */
 export async function addClient(
   db: Database,
-  input: AddInput,
+  input: AddInput | InviteInput,
   actor: Actor,
-): Promise<{ client: TClient; userId: string }> {
-  const passwordHash = await newPasswordHash(input.password, {
-    email: input.email,
-    name: `${input.firstName} ${input.lastName}`,
-  });
+  options: { inviteLifetimeMs?: number } = {},
+): Promise<{ client: TClient; userId: string; invitation?: IssuedInvitation }> {
+  // "Send an invitation" (D53): no password; a single-use link for the person to choose one.
+  const invite = "invite" in input && input.invite === true;
+  const passwordHash =
+    "password" in input && typeof input.password === "string" && !invite
+      ? await newPasswordHash(input.password, {
+          email: input.email,
+          name: `${input.firstName} ${input.lastName}`,
+        })
+      : null;
+  if (!invite && passwordHash === null) throw new AppError(400, "All fields are required.", "INVALID_INPUT");
   try {
-    const { cId, userId } = await db.transaction(async (tx) => {
+    const { cId, userId, invitation } = await db.transaction(async (tx) => {
       await assertClientIdFree(tx, input.clientId);
       const assigned = await findWorkbooks(tx, input.workbookIds);
       const userId = await createSignInAccount(tx, {
@@ -137,6 +151,23 @@ export async function addClient(
           .insert(clientWorkbooks)
           .values(assigned.map((w) => ({ cId: created!.cId, workbookId: w.id })));
       }
+      const invitation =
+        invite && options.inviteLifetimeMs !== undefined
+          ? await issueInvitation(
+              tx,
+              {
+                kind: "client",
+                personId: created!.cId,
+                userId,
+                firstName: input.firstName,
+                lastName: input.lastName,
+                email: input.email,
+              },
+              options.inviteLifetimeMs,
+              actor,
+            )
+          : undefined;
+      if (invite && !invitation) throw new Error("An invitation needs its lifetime (INVITE_LIFETIME_HOURS).");
       const after = await getClient(tx, created!.cId);
       await queueMemberUpsert(tx, userId);
       await recordAudit(tx, {
@@ -147,9 +178,20 @@ export async function addClient(
         after,
         ...auditActor(actor),
       });
-      return { cId: created!.cId, userId };
+      if (invitation) {
+        await recordAudit(tx, {
+          action: "invitation.sent",
+          outcome: "success",
+          targetType: "client",
+          targetId: String(created!.cId),
+          after: invitation.state,
+          details: { email: input.email },
+          ...auditActor(actor),
+        });
+      }
+      return { cId: created!.cId, userId, invitation };
     });
-    return { client: (await getClient(db, cId))!, userId };
+    return { client: (await getClient(db, cId))!, userId, ...(invitation && { invitation }) };
   } catch (error) {
     rethrowConflict(error, "A client with this Client ID or email already exists.");
   }

@@ -1,6 +1,7 @@
 import type {
   TEmployee,
   ZAddEmployeeRequestSchema,
+  ZAddEmployeeInviteRequestSchema,
   ZEditEmployeeRequestSchema,
   ZEmployeeListQuerySchema,
 } from "@portal/contracts";
@@ -21,9 +22,12 @@ import {
   type Actor,
 } from "./shared.ts";
 import { enqueueOutbox } from "../outbox/requests.ts";
+import { invitationStateColumn, issueInvitation, type IssuedInvitation } from "../invitations/invitations.ts";
 
 type ListQuery = z.output<typeof ZEmployeeListQuerySchema>;
 type AddInput = z.output<typeof ZAddEmployeeRequestSchema>;
+/** "Send an invitation": the same fields without a password (D53). */
+type InviteInput = z.output<typeof ZAddEmployeeInviteRequestSchema>;
 type EditInput = z.output<typeof ZEditEmployeeRequestSchema>;
 
 const ORDER: Record<ListQuery["sort"], SQL> = {
@@ -47,6 +51,7 @@ function selectEmployees(where: SQL, order: SQL, limit: number, offset: number, 
                   from employee_clients ec join clients c on c.c_id = ec.c_id
                  where ec.e_id = e.e_id), '[]'::json) as clients,
       ${accountStateColumns(sql`e.user_id`)},
+      ${invitationStateColumn("employee", sql`e.e_id`, sql`e.user_id`)},
       ${total} as total
     from employees e
     where ${where}
@@ -55,7 +60,9 @@ function selectEmployees(where: SQL, order: SQL, limit: number, offset: number, 
 }
 
 type Row = TEmployee & { total: number };
-const strip = ({ total: _total, ...employee }: Row): TEmployee => employee;
+// `invitation` is listed only while the person has not set a password (D53).
+const strip = ({ total: _total, invitation, ...employee }: Row): TEmployee =>
+  invitation ? { ...employee, invitation } : employee;
 
 export async function listEmployees(db: Database, query: ListQuery) {
   const where = query.q
@@ -92,15 +99,22 @@ async function assertEmployeeIdFree(tx: Executor, employeeId: string, exceptEId?
 /** Registers an employee: sign-in account, record and client assignments in one transaction. */
 export async function addEmployee(
   db: Database,
-  input: AddInput,
+  input: AddInput | InviteInput,
   actor: Actor,
-): Promise<{ employee: TEmployee; userId: string }> {
-  const passwordHash = await newPasswordHash(input.password, {
-    email: input.email,
-    name: `${input.firstName} ${input.lastName}`,
-  });
+  options: { inviteLifetimeMs?: number } = {},
+): Promise<{ employee: TEmployee; userId: string; invitation?: IssuedInvitation }> {
+  // "Send an invitation" (D53): no password; a single-use link for the person to choose one.
+  const invite = "invite" in input && input.invite === true;
+  const passwordHash =
+    "password" in input && typeof input.password === "string" && !invite
+      ? await newPasswordHash(input.password, {
+          email: input.email,
+          name: `${input.firstName} ${input.lastName}`,
+        })
+      : null;
+  if (!invite && passwordHash === null) throw new AppError(400, "All fields are required.", "INVALID_INPUT");
   try {
-    const { eId, userId } = await db.transaction(async (tx) => {
+    const { eId, userId, invitation } = await db.transaction(async (tx) => {
       await assertEmployeeIdFree(tx, input.employeeId);
       const assigned = await findClients(tx, input.clientIds);
       const userId = await createSignInAccount(tx, {
@@ -123,6 +137,23 @@ export async function addEmployee(
       if (assigned.length > 0) {
         await tx.insert(employeeClients).values(assigned.map((c) => ({ eId: created!.eId, cId: c.cId })));
       }
+      const invitation =
+        invite && options.inviteLifetimeMs !== undefined
+          ? await issueInvitation(
+              tx,
+              {
+                kind: "employee",
+                personId: created!.eId,
+                userId,
+                firstName: input.firstName,
+                lastName: input.lastName,
+                email: input.email,
+              },
+              options.inviteLifetimeMs,
+              actor,
+            )
+          : undefined;
+      if (invite && !invitation) throw new Error("An invitation needs its lifetime (INVITE_LIFETIME_HOURS).");
       await queueMemberUpsert(tx, userId);
       await recordAudit(tx, {
         action: "employee.created",
@@ -132,9 +163,20 @@ export async function addEmployee(
         after: await getEmployee(tx, created!.eId),
         ...auditActor(actor),
       });
-      return { eId: created!.eId, userId };
+      if (invitation) {
+        await recordAudit(tx, {
+          action: "invitation.sent",
+          outcome: "success",
+          targetType: "employee",
+          targetId: String(created!.eId),
+          after: invitation.state,
+          details: { email: input.email },
+          ...auditActor(actor),
+        });
+      }
+      return { eId: created!.eId, userId, invitation };
     });
-    return { employee: (await getEmployee(db, eId))!, userId };
+    return { employee: (await getEmployee(db, eId))!, userId, ...(invitation && { invitation }) };
   } catch (error) {
     rethrowConflict(error, "An employee with this Employee ID or email already exists.");
   }

@@ -35,6 +35,16 @@ export const AUDIT_ACTIONS = [
   "session.revoked_others",
   /** An admin ended all of a person's sessions (Edit Client / Edit Employee). */
   "user.sessions_revoked",
+  /** An invitation email was sent to a client or employee added without a password (D53). */
+  "invitation.sent",
+  /** An admin sent a new invitation link; the previous one stopped working. */
+  "invitation.resent",
+  /** An admin revoked an open invitation: its link stops working. */
+  "invitation.revoked",
+  /** The person set their password through the link (denied: a used, expired, revoked or unknown link). */
+  "invitation.accepted",
+  /** An admin sent a person a password-reset email from Edit Client / Edit Employee. */
+  "user.password_reset_sent",
   "client.created",
   "client.updated",
   "client.deleted",

@@ -464,3 +464,38 @@ export const firmBranding = pgTable("firm_branding", {
   updatedBy: text("updated_by"),
   ...timestamps,
 });
+
+// ---- Invitations (issue 13 point 1, DEVIATIONS D53) ----
+
+/**
+ * One invitation link sent to a client or employee added without a password: the SHA-256 of its single-use
+ * token (the token itself is only in the email), until when it works, and how it ended (accepted, revoked, or
+ * replaced by a resent one). `person_id` is the `c_id` / `e_id` it was sent for, so a link never passes to
+ * another record that later reuses the same sign-in account (a deleted person's address added again).
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: uuid("id")
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** client or employee. */
+    kind: text("kind").notNull(),
+    personId: integer("person_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    sentBy: text("sent_by"),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    replacedAt: timestamp("replaced_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_idx").on(t.tokenHash),
+    index("invitations_person_idx").on(t.kind, t.personId, t.createdAt),
+    index("invitations_user_idx").on(t.userId, t.createdAt),
+  ],
+);

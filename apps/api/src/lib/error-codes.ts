@@ -38,6 +38,14 @@ export const API_ERROR_CODES = [
   "LOGO_TYPE",
   "LOGO_UNSAFE",
   "LOGO_TOO_LARGE",
+  // Invitations (invitations/*, D53)
+  "INVITATION_INVALID",
+  "INVITATION_USED",
+  "INVITATION_EXPIRED",
+  "INVITATION_REVOKED",
+  "NO_OPEN_INVITATION",
+  "ALREADY_HAS_PASSWORD",
+  "INVITATION_PENDING",
   // Provisioning
   "EMAIL_MISMATCH",
   // Sign-in, sign-up and two-step verification (answered through Better Auth)

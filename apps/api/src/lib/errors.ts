@@ -7,7 +7,7 @@ export class AppError extends Error {
   public readonly code: string;
 
   constructor(
-    public readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503,
+    public readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 503,
     message: string,
     code?: ApiErrorCode,
   ) {

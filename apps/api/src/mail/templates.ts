@@ -135,3 +135,44 @@ If it was you, sign in instead (or reset your password from the sign-in page).</
     ),
   };
 }
+
+/** An invitation to a client or employee added without a password (D53): the link sets their own password. */
+export function invitationMail({
+  name,
+  url,
+  expiresAt,
+  firm = DEFAULT_BRANDING,
+}: {
+  name: string;
+  url: string;
+  /** When the link stops working. */
+  expiresAt: Date;
+  firm?: MailFirm;
+}) {
+  const greeting = name ? `Hello ${name},` : "Hello,";
+  const portal = `${firm.firmName} client portal`;
+  const until = `${expiresAt.toUTCString().replace(/:\d\d GMT$/, " UTC")}`;
+  return {
+    subject: `You are invited to the ${firm.firmName} portal`,
+    text: [
+      greeting,
+      "",
+      `${firm.firmName} has created your ${portal} account, where you see your workbooks.`,
+      "Open this link to choose your password and sign in. The link works once, until",
+      `${until}.`,
+      "",
+      url,
+      "",
+      "If you did not expect this, you can ignore this email: nobody can sign in until a password is chosen.",
+      ...signature(firm),
+    ].join("\n"),
+    html: frame(
+      firm,
+      `<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(firm.firmName)} has created your ${escapeHtml(portal)} account, where you see your workbooks.
+Open this link to choose your password and sign in. The link works once, until ${escapeHtml(until)}.</p>
+<p>If you did not expect this, you can ignore this email: nobody can sign in until a password is chosen.</p>`,
+      { url, label: "Choose my password" },
+    ),
+  };
+}

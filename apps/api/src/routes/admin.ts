@@ -1,7 +1,7 @@
 import {
-  ZAddClientRequestSchema,
+  ZAddClientBodySchema,
   ZAddClientResponseSchema,
-  ZAddEmployeeRequestSchema,
+  ZAddEmployeeBodySchema,
   ZAddEmployeeResponseSchema,
   ZClientListQuerySchema,
   ZClientMutationResponseSchema,
@@ -48,10 +48,24 @@ import { addWorkbook, deleteWorkbook, editWorkbook, listWorkbooks } from "../adm
 import { recordAudit } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
 import { clients } from "../db/schema.ts";
-import { notFound } from "../lib/errors.ts";
+import { AppError, notFound } from "../lib/errors.ts";
 import { requireRole } from "../plugins/authenticate.ts";
 import type { Embedder } from "../sigma/embedder.ts";
+import type { InvitationMailer } from "../invitations/mail.ts";
 import type { SigmaRestClient } from "@portal/sigma";
+
+/** Add Client / Add Employee's answer: the spec's message, and where an invitation went (D53). */
+function inviteMessage(
+  kind: "Client" | "Employee",
+  invitation: { person: { email: string } } | undefined,
+  mailed: boolean | undefined,
+): string {
+  const registered = `${kind} registered successfully!`;
+  if (!invitation) return registered;
+  return mailed
+    ? `${registered} An invitation was sent to ${invitation.person.email}.`
+    : `${registered} The invitation email could not be sent; use Resend on the list.`;
+}
 
 const idParam = (name: string) => z.object({ [name]: pathId(name) });
 
@@ -68,6 +82,8 @@ export interface AdminRoutesOptions {
   embedder: Embedder;
   /** The BI service's REST API (its reachability on /admin/sync). */
   biClient: SigmaRestClient;
+  /** "Send an invitation" on Add Client / Add Employee (D53); without it, `invite: true` is refused. */
+  invitations?: InvitationMailer;
 }
 
 /**
@@ -76,8 +92,14 @@ export interface AdminRoutesOptions {
  */
 export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
   app,
-  { db, embedder, biClient },
+  { db, embedder, biClient, invitations },
 ) => {
+  /** Add Client / Add Employee's `invite: true` (D53): the link's lifetime, or a 400 without a mailer. */
+  const inviteOptions = (invite: boolean | undefined) => {
+    if (!invite) return {};
+    if (!invitations) throw new AppError(400, "Invitations are not available.", "INVALID_INPUT");
+    return { inviteLifetimeMs: invitations.lifetimeMs };
+  };
   // Before the body is parsed or validated (authorization before validation): 401, then 403, then 400.
   app.addHook("onRequest", requireRole("admin"));
   // The audit log (/admin/audit), behind the same role gate.
@@ -186,15 +208,20 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
     {
       schema: {
         tags: ["clients"],
-        body: ZAddClientRequestSchema,
+        body: ZAddClientBodySchema,
         response: { 201: ZAddClientResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const { client, userId } = await addClient(db, request.body, actor);
-      const embed = await registrationEmbed(userId, actor);
-      return reply.status(201).send({ message: "Client registered successfully!", data: { client, embed } });
+      const added = await addClient(db, request.body, actor, inviteOptions(request.body.invite));
+      // An invited person is registered in the BI service through the outbox; no embed until they accept.
+      const embed = added.invitation ? { embedUrl: null } : await registrationEmbed(added.userId, actor);
+      const mailed = added.invitation && (await invitations!.send(added.invitation, request.log));
+      return reply.status(201).send({
+        message: inviteMessage("Client", added.invitation, mailed),
+        data: { client: added.client, embed },
+      });
     },
   );
 
@@ -229,17 +256,19 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
     {
       schema: {
         tags: ["employees"],
-        body: ZAddEmployeeRequestSchema,
+        body: ZAddEmployeeBodySchema,
         response: { 201: ZAddEmployeeResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const { employee, userId } = await addEmployee(db, request.body, actor);
-      const embed = await registrationEmbed(userId, actor);
-      return reply
-        .status(201)
-        .send({ message: "Employee registered successfully!", data: { employee, embed } });
+      const added = await addEmployee(db, request.body, actor, inviteOptions(request.body.invite));
+      const embed = added.invitation ? { embedUrl: null } : await registrationEmbed(added.userId, actor);
+      const mailed = added.invitation && (await invitations!.send(added.invitation, request.log));
+      return reply.status(201).send({
+        message: inviteMessage("Employee", added.invitation, mailed),
+        data: { employee: added.employee, embed },
+      });
     },
   );
 
