@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { TImportKind, TImportMapping } from "@portal/contracts";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -39,6 +40,8 @@ class LeaseLost extends Error {}
 /** How long an upload that was never started is kept, and how often that is looked at. */
 export const PREVIEW_KEPT_HOURS = 24;
 const CLEANUP_EVERY_MS = 10 * 60_000;
+/** Argon2id hashes in flight at once: every core, leaving one of libuv's four threads to the rest. */
+const HASH_CONCURRENCY = Math.max(1, Math.min(3, availableParallelism()));
 
 function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 4; depth += 1) {
@@ -176,15 +179,19 @@ export function startImportWorker(options: ImportWorkerOptions) {
       const rows = rowsOf<FileRow>(result);
       const hashes = new Map<number, string>();
       const column = job.mapping.password;
-      await Promise.all(
-        rows.map(async (row) => {
-          const password = column === undefined ? "" : (row.cells[column] ?? "");
-          // A password the row check will refuse anyway is not worth a hash.
-          if (password.length >= 8 && password.length <= 128) {
-            hashes.set(row.line, await hashPassword(password));
-          }
-        }),
-      );
+      // A password the row check will refuse anyway is not worth a hash.
+      const queue = rows.filter((row) => {
+        const password = column === undefined ? "" : (row.cells[column] ?? "");
+        return password.length >= 8 && password.length <= 128;
+      });
+      // A few hashes at a time, not the whole batch: libuv's thread pool (4 threads) also serves the
+      // instance's file reads and response compression, which must not wait behind 200 hashes.
+      const hashers = Array.from({ length: HASH_CONCURRENCY }, async () => {
+        for (let row = queue.shift(); row; row = queue.shift()) {
+          hashes.set(row.line, await hashPassword(row.cells[column!]!));
+        }
+      });
+      await Promise.all(hashers);
       return { rows, hashes };
     });
   }
