@@ -26,6 +26,27 @@ test.describe("client", () => {
     await login(accounts.client);
   });
 
+  test("an element shown full screen in the frame covers the window, and comes back", async ({ page }) => {
+    await page.goto("/");
+    await expectWorkbookLoaded(page, portfolio.label);
+    const frame = workbookFrame(page, portfolio.label);
+    const inFrame = frame.contentFrame();
+    await inFrame.getByRole("button", { name: "Full screen: Growth of $100 vs benchmark" }).click();
+    // The frame reported workbook:fullscreen:onchange {fullScreen: true}: it now fills the viewport.
+    await expect(frame).toHaveAttribute("data-fullscreen", "true");
+    const viewport = page.viewportSize()!;
+    await expect
+      .poll(async () => {
+        const box = await frame.boundingBox();
+        return box && [Math.round(box.x), Math.round(box.y), Math.round(box.width), Math.round(box.height)];
+      })
+      .toEqual([0, 0, viewport.width, viewport.height]);
+    await expect(inFrame.locator("section.wb-fullscreen")).toHaveAttribute("data-element-id", "growth");
+    await inFrame.getByRole("button", { name: "Exit full screen: Growth of $100 vs benchmark" }).click();
+    await expect(frame).not.toHaveAttribute("data-fullscreen", "true");
+    await expect.poll(async () => (await frame.boundingBox())?.y ?? 0).toBeGreaterThan(0);
+  });
+
   test("the sidebar lists the client's workbooks and / opens the first one with their own data", async ({
     page,
   }) => {
