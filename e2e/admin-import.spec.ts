@@ -135,7 +135,9 @@ test("CSV import: preview with the bad rows, import with progress, failed rows d
 });
 
 test("CSV import refuses a file that is not CSV with a clear message", async ({ page }) => {
-  await page.goto("/admin/import?kind=employee");
+  await page.goto("/admin/employee-list");
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await expect(page).toHaveURL("/admin/import?kind=employee");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Import employees from CSV");
   await page.getByLabel("CSV file").setInputFiles({
     name: "employees.xlsx",
