@@ -55,3 +55,40 @@ test("the profile page, with its sessions, has no axe violations", async ({ page
 test("the sign-in page has no axe violations", async ({ page }) => {
   await expectNoViolations(page, "/login", "Welcome Back");
 });
+
+/** WCAG contrast ratio of two CSS colours as the browser computes them (`rgb(...)`). */
+function contrast(foreground: string, background: string): number {
+  const luminance = (css: string) => {
+    const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+  };
+  const [hi, lo] = [luminance(foreground), luminance(background)].sort((a, b) => b - a);
+  return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+}
+
+test("the multi-select's placeholder and summary have at least 4.5:1 contrast", async ({ page, login }) => {
+  await login(accounts.admin);
+  await page.goto("/admin/add-employee");
+  const assign = page.getByRole("button", { name: /^Assign Clients/ });
+  await expect(assign).toHaveText("Select clients...");
+  const summary = await assign.locator("span", { hasText: "Select clients..." }).evaluate((el) => ({
+    color: getComputedStyle(el).color,
+    background: getComputedStyle(el.closest("button") ?? el).backgroundColor,
+  }));
+  expect(contrast(summary.color, summary.background)).toBeGreaterThanOrEqual(4.5);
+
+  await assign.click();
+  const search = page.getByRole("combobox", { name: "Search clients" });
+  await expect(search).toHaveAttribute("placeholder", "Search clients");
+  const placeholder = await search.evaluate((el) => ({
+    color: getComputedStyle(el, "::placeholder").color,
+    text: getComputedStyle(el).color,
+    background: getComputedStyle(el).backgroundColor,
+  }));
+  // The placeholder's own colour was read (it is lighter than the typed text), not the input's.
+  expect(placeholder.color).not.toBe(placeholder.text);
+  expect(contrast(placeholder.color, placeholder.background)).toBeGreaterThanOrEqual(4.5);
+});
