@@ -42,7 +42,7 @@ import { brandingRoutes } from "./routes/branding.ts";
 import { embedRoutes } from "./routes/embed.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { adminInvitationRoutes, invitationRoutes } from "./routes/invitations.ts";
-import { createInvitationMailer } from "./invitations/mail.ts";
+import { createInvitationMailer, type InvitationMailer } from "./invitations/mail.ts";
 import { provisionRoutes } from "./routes/provision.ts";
 import { publicConfigRoutes } from "./routes/public-config.ts";
 import { sessionRoutes } from "./routes/sessions.ts";
@@ -75,6 +75,8 @@ export interface App {
   auth: Auth;
   biClient: SigmaRestClient;
   lifecycle: Lifecycle;
+  /** Invitation mail (D53); the CSV import worker sends its invited people's links with it. */
+  invitations: InvitationMailer;
 }
 
 export async function buildApp({
@@ -353,5 +355,5 @@ export async function buildApp({
     mail.close();
     await shared?.close();
   });
-  return { app, auth, biClient, lifecycle };
+  return { app, auth, biClient, lifecycle, invitations };
 }

@@ -21,7 +21,7 @@ async function main() {
 
   const database = await openDatabase(config);
   await database.migrate();
-  const { app, auth, biClient, lifecycle } = await buildApp({
+  const { app, auth, biClient, lifecycle, invitations } = await buildApp({
     config,
     database,
     webDist: process.env.WEB_DIST ?? DEFAULT_WEB_DIST,
@@ -61,7 +61,7 @@ async function main() {
   });
 
   // Imports CSV files of clients and employees in batches (decision 013); every instance runs one.
-  const importWorker = startImportWorker({ db: database.db, log: app.log });
+  const importWorker = startImportWorker({ db: database.db, log: app.log, invitations });
 
   // Graceful shutdown, within 10 s: /readyz says 503 at once (the load balancer stops sending), then the
   // listener closes and requests in flight finish, the worker gives back its claims, and the process exits.
@@ -79,7 +79,11 @@ async function main() {
     // A keep-alive connection that goes idle once its last request is answered would hold the close open
     // until its timeout: such connections are closed as they go idle.
     const idle = setInterval(() => app.server.closeIdleConnections(), 100);
-    await Promise.all([app.close().finally(() => clearInterval(idle)), worker.stop(4_000), importWorker.stop()]);
+    await Promise.all([
+      app.close().finally(() => clearInterval(idle)),
+      worker.stop(4_000),
+      importWorker.stop(),
+    ]);
     await database.close();
     process.exit(0);
   };

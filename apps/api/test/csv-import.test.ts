@@ -2,6 +2,8 @@ import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
+import type { IssuedInvitation } from "../src/invitations/invitations.ts";
+import type { InvitationMailer } from "../src/invitations/mail.ts";
 import { startImportWorker, type ImportWorker } from "../src/import/worker.ts";
 import { createTestApp, headersFor } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
@@ -26,6 +28,15 @@ let database: DatabaseHandle;
 let t: TestApp;
 let admin: Record<string, string>;
 let worker: ImportWorker;
+/** Invitation links the workers mailed (D53). */
+const mailed: IssuedInvitation[] = [];
+const invitations: InvitationMailer = {
+  lifetimeMs: 72 * 3_600_000,
+  send: async (issued) => {
+    mailed.push(issued);
+    return true;
+  },
+};
 const PORTFOLIO = "Portfolio-Overview-ImpA1234567890abcdefghij";
 const TAX = "Tax-Center-ImpB1234567890abcdefghij";
 
@@ -50,7 +61,7 @@ beforeAll(async () => {
   };
   await add(PORTFOLIO, "Portfolio Team");
   await add(TAX, "Tax Team");
-  worker = startImportWorker({ db: database.db, batchSize: 7, pollMs: 50 });
+  worker = startImportWorker({ db: database.db, batchSize: 7, pollMs: 50, invitations });
 });
 afterAll(async () => {
   await worker.stop();
@@ -340,6 +351,48 @@ describe("CSV import of clients", () => {
   });
 });
 
+describe("rows without a password", () => {
+  it("invite the person as Add Client's invite: true does: no password, a link mailed after the batch commits", async () => {
+    const res = await upload(
+      t,
+      csvOf([
+        HEADER,
+        ["INV-1", "Ivy", "Invited", "ivy.invited@example.com", "", "View", PORTFOLIO],
+        ["INV-2", "Paul", "Password", "paul.password@example.com", "quartz-heron-lantern", "View", ""],
+      ]),
+    );
+    const preview = res.json() as Job;
+    expect(preview).toMatchObject({ valid: 2, invalid: 0 });
+    await start(t, preview.id);
+    expect(await waitDone(t, preview.id)).toMatchObject({ created: 2, failed: 0 });
+
+    expect(mailed.map((m) => m.person.email)).toContain("ivy.invited@example.com");
+    expect(mailed.map((m) => m.person.email)).not.toContain("paul.password@example.com");
+    expect(
+      await count(sql`
+        select count(*)::int as n from accounts a join users u on u.id = a.user_id
+         where u.email = 'ivy.invited@example.com' and a.password is not null`),
+    ).toBe(0);
+    expect(
+      await count(sql`
+        select count(*)::int as n from invitations i join users u on u.id = i.user_id
+         where u.email = 'ivy.invited@example.com' and i.accepted_at is null`),
+    ).toBe(1);
+    const listed = await t.app.inject({ method: "GET", url: "/api/admin/clients?q=INV-1", headers: admin });
+    expect(listed.json()[0]).toMatchObject({ client_id: "INV-1", invitation: { status: "pending" } });
+    expect(
+      await count(sql`
+        select count(*)::int as n from audit_log
+         where action = 'invitation.sent' and details->>'importJobId' = ${preview.id}`),
+    ).toBe(1);
+    expect(
+      await count(
+        sql`select count(*)::int as n from provisioning_requests where subject = 'ivy.invited@example.com'`,
+      ),
+    ).toBe(1);
+  });
+});
+
 describe("CSV import of employees", () => {
   it("assigns clients by their Client ID and refuses unknown ones and unknown privileges", async () => {
     const file = csvOf([
@@ -581,7 +634,7 @@ describe("an interrupted import", () => {
        where id = ${jobId}`);
     t = await createTestApp(database, { AUTH_IP_LIMIT_PER_MINUTE: "1000" });
     admin = await headersFor(t, "admin");
-    worker = startImportWorker({ db: database.db, batchSize: 7, pollMs: 50 });
+    worker = startImportWorker({ db: database.db, batchSize: 7, pollMs: 50, invitations });
     expect(
       (await t.app.inject({ method: "GET", url: `/api/admin/imports/${jobId}`, headers: admin })).json().done,
     ).toBe(5);

@@ -69,9 +69,17 @@ export function mappingProblem(
   return undefined;
 }
 
-export function missingFields(kind: TImportKind, mapping: TImportMapping): TImportField[] {
+export function missingFields(
+  kind: TImportKind,
+  mapping: TImportMapping,
+  /** Without a Password column everyone is invited (D53), when invitations can be mailed. */
+  canInvite = false,
+): TImportField[] {
   return IMPORT_FIELDS[kind].filter(
-    (field) => mapping[field] === undefined && !IMPORT_OPTIONAL_FIELDS.includes(field),
+    (field) =>
+      mapping[field] === undefined &&
+      !IMPORT_OPTIONAL_FIELDS.includes(field) &&
+      !(canInvite && field === "password"),
   );
 }
 

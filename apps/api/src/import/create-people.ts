@@ -6,11 +6,13 @@ import { queueMemberUpsertsInBulk } from "../admin/people.ts";
 import { auditActor, rows as rowsOf, type Actor } from "../admin/shared.ts";
 import type { Transaction } from "../db/client.ts";
 import { accounts, clients, clientWorkbooks, employeeClients, employees, users } from "../db/schema.ts";
+import { issueInvitation, type IssuedInvitation } from "../invitations/invitations.ts";
 import type { ClientInput, EmployeeInput, Lookups } from "./validate.ts";
 
+/** `passwordHash` null: the person is invited to choose a password (D53), as Add Client's `invite: true`. */
 export type NewPerson =
-  | { kind: "client"; line: number; input: ClientInput; passwordHash: string }
-  | { kind: "employee"; line: number; input: EmployeeInput; passwordHash: string };
+  | { kind: "client"; line: number; input: ClientInput; passwordHash: string | null }
+  | { kind: "employee"; line: number; input: EmployeeInput; passwordHash: string | null };
 
 /**
  * Creates a batch of people inside the caller's transaction exactly as Add Client / Add Employee create one
@@ -26,8 +28,41 @@ export async function createPeople(
   lookups: Lookups,
   actor: Actor,
   jobId: string,
-): Promise<void> {
-  if (people.length === 0) return;
+  /** INVITE_LIFETIME_HOURS in milliseconds, for the people without a password. */
+  inviteLifetimeMs?: number,
+): Promise<IssuedInvitation[]> {
+  const issued: IssuedInvitation[] = [];
+  if (people.length === 0) return issued;
+  /** As Add Client / Add Employee: the link is made after the record, and named in its own audit row. */
+  const invite = async (p: NewPerson, personId: number, userId: string) => {
+    if (p.passwordHash !== null) return undefined;
+    if (inviteLifetimeMs === undefined)
+      throw new Error("An invitation needs its lifetime (INVITE_LIFETIME_HOURS).");
+    const invitation = await issueInvitation(
+      tx,
+      {
+        kind,
+        personId,
+        userId,
+        firstName: p.input.firstName,
+        lastName: p.input.lastName,
+        email: p.input.email,
+      },
+      inviteLifetimeMs,
+      actor,
+    );
+    issued.push(invitation);
+    return invitation;
+  };
+  const invitedEvent = (p: NewPerson, personId: number, invitation: IssuedInvitation): AuditEvent => ({
+    action: "invitation.sent",
+    outcome: "success",
+    targetType: kind,
+    targetId: String(personId),
+    after: invitation.state,
+    details: { email: p.input.email, importJobId: jobId, line: p.line },
+    ...auditActor(actor),
+  });
   const role = kind;
   const name = (p: NewPerson) => `${p.input.firstName} ${p.input.lastName}`;
   const userIds = new Map<number, string>();
@@ -54,15 +89,17 @@ export async function createPeople(
         role,
       })),
     );
-    await tx.insert(accounts).values(
-      fresh.map((p) => ({
-        id: crypto.randomUUID(),
-        userId: userIds.get(p.line)!,
-        providerId: "credential",
-        accountId: userIds.get(p.line)!,
-        password: p.passwordHash,
-      })),
-    );
+    const withPassword = fresh.filter((p) => p.passwordHash !== null);
+    if (withPassword.length > 0)
+      await tx.insert(accounts).values(
+        withPassword.map((p) => ({
+          id: crypto.randomUUID(),
+          userId: userIds.get(p.line)!,
+          providerId: "credential",
+          accountId: userIds.get(p.line)!,
+          password: p.passwordHash!,
+        })),
+      );
   }
 
   const events: AuditEvent[] = [];
@@ -89,6 +126,7 @@ export async function createPeople(
     if (assignments.length > 0) await tx.insert(clientWorkbooks).values(assignments);
     for (const p of list) {
       const cId = cIdOf.get(p.input.email)!;
+      const invitation = await invite(p, cId, userIds.get(p.line)!);
       // Add Client's `after`: the list row as read before its outbox row is queued.
       const after: TClient = {
         c_id: cId,
@@ -103,6 +141,7 @@ export async function createPeople(
         sync_error: null,
         sync_waiting_since: null,
         two_factor_enabled: false,
+        ...(invitation && { invitation: invitation.state }),
       };
       events.push({
         action: "client.created",
@@ -113,6 +152,7 @@ export async function createPeople(
         details: details(p),
         ...auditActor(actor),
       });
+      if (invitation) events.push(invitedEvent(p, cId, invitation));
     }
   } else {
     const list = people as Extract<NewPerson, { kind: "employee" }>[];
@@ -146,6 +186,7 @@ export async function createPeople(
     );
     for (const p of list) {
       const eId = eIdOf.get(p.input.email)!;
+      const invitation = await invite(p, eId, userIds.get(p.line)!);
       const clientsOf = p.input.clientIds
         .map((cId) => names.get(cId)!)
         .sort(
@@ -167,6 +208,7 @@ export async function createPeople(
         sync_error: null,
         sync_waiting_since: null,
         two_factor_enabled: false,
+        ...(invitation && { invitation: invitation.state }),
       };
       events.push({
         action: "employee.created",
@@ -177,6 +219,7 @@ export async function createPeople(
         details: details(p),
         ...auditActor(actor),
       });
+      if (invitation) events.push(invitedEvent(p, eId, invitation));
     }
   }
   await queueMemberUpsertsInBulk(
@@ -185,4 +228,5 @@ export async function createPeople(
   );
   // Last: the audit chain's head stays locked until the transaction ends (audit/chain.ts).
   await recordAudits(tx, events);
+  return issued;
 }

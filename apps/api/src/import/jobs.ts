@@ -66,9 +66,10 @@ async function checkedStatuses(
   headers: string[],
   mapping: TImportMapping,
   rows: FileRow[],
+  canInvite: boolean,
 ) {
   const lookups = await loadLookups(db, kind, mapping, rows);
-  return checkRows(kind, headers, mapping, rows, lookups).map((row) => ({
+  return checkRows(kind, headers, mapping, rows, lookups, { canInvite }).map((row) => ({
     line: row.line,
     status: row.status,
     reason: row.status === "ok" ? null : row.reason,
@@ -83,6 +84,7 @@ export async function createImport(
   db: Database,
   input: { kind: TImportKind; fileName: string; bytes: Buffer },
   actor: Actor,
+  canInvite = false,
 ): Promise<string> {
   const { headers, rows } = parseCsv(decodeCsvFile(input.bytes));
   const mapping = suggestMapping(input.kind, headers);
@@ -94,7 +96,7 @@ export async function createImport(
       "NOT_CSV",
     );
   }
-  const checked = await checkedStatuses(db, input.kind, headers, mapping, rows);
+  const checked = await checkedStatuses(db, input.kind, headers, mapping, rows, canInvite);
   return db.transaction(async (tx) => {
     const [job] = await tx
       .insert(importJobs)
@@ -134,7 +136,12 @@ async function fileRows(db: Executor, jobId: string, where = sql`true`): Promise
 }
 
 /** Another column mapping for an import still in preview: every row is checked again. */
-export async function remapImport(db: Database, jobId: string, mapping: TImportMapping): Promise<void> {
+export async function remapImport(
+  db: Database,
+  jobId: string,
+  mapping: TImportMapping,
+  canInvite = false,
+): Promise<void> {
   const job = await findJob(db, jobId);
   if (job.status !== "preview") {
     throw new AppError(409, "This import has started; its columns can no longer be changed.", "IMPORT_STATE");
@@ -142,7 +149,7 @@ export async function remapImport(db: Database, jobId: string, mapping: TImportM
   const problem = mappingProblem(job.kind, mapping, job.headers.length);
   if (problem) throw new AppError(400, problem, "IMPORT_MAPPING");
   const rows = await fileRows(db, jobId);
-  const checked = await checkedStatuses(db, job.kind, job.headers, mapping, rows);
+  const checked = await checkedStatuses(db, job.kind, job.headers, mapping, rows, canInvite);
   await db.transaction(async (tx) => {
     await tx
       .update(importJobs)
@@ -164,9 +171,14 @@ export async function remapImport(db: Database, jobId: string, mapping: TImportM
  * Starts importing the rows that passed the preview: they are queued, and a worker on any instance
  * creates them in batches (`worker.ts`). Rows refused at preview count as failed in the report.
  */
-export async function startImport(db: Database, jobId: string, actor: Actor): Promise<void> {
+export async function startImport(
+  db: Database,
+  jobId: string,
+  actor: Actor,
+  canInvite = false,
+): Promise<void> {
   const job = await findJob(db, jobId);
-  const missing = missingFields(job.kind, job.mapping);
+  const missing = missingFields(job.kind, job.mapping, canInvite);
   if (missing.length > 0) {
     throw new AppError(
       400,

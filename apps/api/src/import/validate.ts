@@ -24,8 +24,8 @@ export interface FileRow {
 }
 
 export type CheckedRow =
-  | { line: number; status: "ok"; kind: "client"; input: ClientInput }
-  | { line: number; status: "ok"; kind: "employee"; input: EmployeeInput }
+  | { line: number; status: "ok"; kind: "client"; input: ClientInput; invite: boolean }
+  | { line: number; status: "ok"; kind: "employee"; input: EmployeeInput; invite: boolean }
   | { line: number; status: "invalid" | "skipped"; reason: string };
 
 /** What the portal already has that a file's rows are checked against. */
@@ -165,6 +165,13 @@ const LABELS: Record<string, string> = {
   clientIds: IMPORT_FIELD_LABELS.clients,
 };
 
+/** An invited row's fields as the add input, with no password (it is never read for an invited person). */
+function withoutPassword<T extends object>(
+  result: { success: true; data: T } | { success: false; error: z.ZodError },
+): { success: true; data: T & { password: string } } | { success: false; error: z.ZodError } {
+  return result.success ? { success: true, data: { ...result.data, password: "" } } : result;
+}
+
 /** "build" or " VIEW " reads as the option; anything else is left for the contract to refuse. */
 function privilegeOf(cell: string): string {
   const match = PRIVILEGES.find((p) => p.toLowerCase() === cell.trim().toLowerCase());
@@ -184,6 +191,8 @@ export function checkRows(
   mapping: TImportMapping,
   rows: FileRow[],
   lookups: Lookups,
+  /** Invitations can be mailed (D53): a row without a password is invited, as Add Client's `invite: true`. */
+  options: { canInvite?: boolean } = {},
 ): CheckedRow[] {
   const idField: TImportField = kind === "client" ? "clientId" : "employeeId";
   const idLabel = IMPORT_FIELD_LABELS[idField];
@@ -197,6 +206,7 @@ export function checkRows(
     const v = mapRow(cells, mapping);
     const email = (v.email ?? "").trim().toLowerCase();
     const businessId = (v[idField] ?? "").trim();
+    const invite = Boolean(options.canInvite) && (v.password ?? "") === "";
 
     let parsed: { success: true; data: ClientInput | EmployeeInput } | { success: false; error: z.ZodError };
     if (kind === "client") {
@@ -208,15 +218,17 @@ export function checkRows(
         else if (id === null) problems.push(`Workbook ${name} matches several workbooks; use its full name.`);
         else workbookIds.push(id);
       }
-      parsed = ZAddClientRequestSchema.safeParse({
+      const fields = {
         clientId: v.clientId ?? "",
         firstName: v.firstName ?? "",
         lastName: v.lastName ?? "",
         email: v.email ?? "",
-        password: v.password ?? "",
         privilege: privilegeOf(v.privilege ?? ""),
         workbookIds,
-      });
+      };
+      parsed = invite
+        ? withoutPassword(ZAddClientRequestSchema.omit({ password: true }).safeParse(fields))
+        : ZAddClientRequestSchema.safeParse({ ...fields, password: v.password ?? "" });
     } else {
       const clientIds: number[] = [];
       for (const id of splitList(v.clients ?? "")) {
@@ -224,18 +236,20 @@ export function checkRows(
         if (cId === undefined) problems.push(`Unknown client: ${id}.`);
         else clientIds.push(cId);
       }
-      parsed = ZAddEmployeeRequestSchema.safeParse({
+      const fields = {
         employeeId: v.employeeId ?? "",
         firstName: v.firstName ?? "",
         lastName: v.lastName ?? "",
         email: v.email ?? "",
-        password: v.password ?? "",
         privilege: privilegeOf(v.privilege ?? ""),
         clientIds,
-      });
+      };
+      parsed = invite
+        ? withoutPassword(ZAddEmployeeRequestSchema.omit({ password: true }).safeParse(fields))
+        : ZAddEmployeeRequestSchema.safeParse({ ...fields, password: v.password ?? "" });
     }
     if (!parsed.success) problems.push(...issueMessages(parsed.error, LABELS));
-    else {
+    else if (!invite) {
       const policy = passwordProblem(parsed.data.password, {
         email: parsed.data.email,
         name: `${parsed.data.firstName} ${parsed.data.lastName}`,
@@ -273,7 +287,7 @@ export function checkRows(
       return { line, status: "invalid", reason: problems.join(" ") };
     }
     return kind === "client"
-      ? { line, status: "ok", kind, input: parsed.data as ClientInput }
-      : { line, status: "ok", kind, input: parsed.data as EmployeeInput };
+      ? { line, status: "ok", kind, input: parsed.data as ClientInput, invite }
+      : { line, status: "ok", kind, input: parsed.data as EmployeeInput, invite };
   });
 }

@@ -6,12 +6,16 @@ import { hashPassword } from "../accounts/password.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { auditActor, rows as rowsOf } from "../admin/shared.ts";
 import type { Database } from "../db/client.ts";
+import type { IssuedInvitation } from "../invitations/invitations.ts";
+import type { InvitationMailer } from "../invitations/mail.ts";
 import { createPeople, type NewPerson } from "./create-people.ts";
 import { jobActor } from "./jobs.ts";
 import { checkRows, loadLookups, type FileRow } from "./validate.ts";
 
 export interface ImportWorkerOptions {
   db: Database;
+  /** Invitation mail (D53): rows without a password are invited, their links mailed once their batch commits. */
+  invitations?: InvitationMailer;
   log?: Pick<FastifyBaseLogger, "error" | "info">;
   /** How long a claim on a job holds without being renewed (each batch renews it). */
   leaseMs?: number;
@@ -121,7 +125,7 @@ export function startImportWorker(options: ImportWorkerOptions) {
 
   /** One transaction: the rows still pending among `rows` are checked again, created or settled. */
   async function importRows(job: ClaimedJob, rows: FileRow[], hashes: Map<number, string>) {
-    await db.transaction(async (tx) => {
+    const issued = await db.transaction(async (tx) => {
       await holdLease(tx, job.id);
       const lines = rows.map((r) => r.line);
       const pending = new Set(
@@ -134,13 +138,17 @@ export function startImportWorker(options: ImportWorkerOptions) {
       const still = rows.filter((r) => pending.has(r.line));
       // Checked again inside the transaction: someone may have added one of these people since the preview.
       const lookups = await loadLookups(tx, job.kind, job.mapping, still);
-      const checked = checkRows(job.kind, job.headers, job.mapping, still, lookups);
+      const checked = checkRows(job.kind, job.headers, job.mapping, still, lookups, {
+        canInvite: options.invitations !== undefined,
+      });
       const people: NewPerson[] = [];
       const outcomes: { line: number; status: "created" | "skipped" | "failed"; reason: string | null }[] =
         [];
       for (const row of checked) {
         if (row.status === "ok") {
-          const passwordHash = hashes.get(row.line) ?? (await hashPassword(row.input.password));
+          const passwordHash = row.invite
+            ? null
+            : (hashes.get(row.line) ?? (await hashPassword(row.input.password)));
           people.push(
             row.kind === "client"
               ? { kind: "client", line: row.line, input: row.input, passwordHash }
@@ -155,9 +163,30 @@ export function startImportWorker(options: ImportWorkerOptions) {
           });
         }
       }
-      await createPeople(tx, job.kind, people, lookups, actorOf(job), job.id);
+      const invited = await createPeople(
+        tx,
+        job.kind,
+        people,
+        lookups,
+        actorOf(job),
+        job.id,
+        options.invitations?.lifetimeMs,
+      );
       await settle(tx, job, outcomes);
+      return invited;
     });
+    await mailInvitations(issued);
+  }
+
+  /** After the batch has committed, as Add Client does; a link not mailed can be resent from the lists. */
+  async function mailInvitations(issued: IssuedInvitation[]) {
+    if (!options.invitations) return;
+    // The mailer logs a refused mail with `error` only.
+    const mailLog = (log ?? {
+      error: () => undefined,
+      info: () => undefined,
+    }) as unknown as FastifyBaseLogger;
+    for (const invitation of issued) await options.invitations.send(invitation, mailLog);
   }
 
   interface Prepared {

@@ -39,7 +39,11 @@ const megabytes = IMPORT_MAX_BYTES / (1024 * 1024);
  * and the failed rows. Registered inside the admin routes, behind their role gate (401, 403 before the body is read).
  * The file is the request body itself (`Content-Type: text/csv`), up to 20 MB.
  */
-export const adminImportRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+export const adminImportRoutes: FastifyPluginAsyncZod<{
+  db: Database;
+  /** Invitations can be mailed (D53): rows without a password are invited. */
+  canInvite?: boolean;
+}> = async (app, { db, canInvite = false }) => {
   app.addContentTypeParser(
     CSV_TYPES,
     { parseAs: "buffer", bodyLimit: IMPORT_MAX_BYTES },
@@ -79,6 +83,7 @@ export const adminImportRoutes: FastifyPluginAsyncZod<{ db: Database }> = async 
         db,
         { kind: request.query.kind, fileName: request.query.fileName ?? `${request.query.kind}s.csv`, bytes },
         actorOf(request),
+        canInvite,
       );
       return reply.status(201).send(await getImport(db, jobId));
     },
@@ -110,7 +115,7 @@ export const adminImportRoutes: FastifyPluginAsyncZod<{ db: Database }> = async 
       },
     },
     async (request) => {
-      await remapImport(db, request.params.jobId, request.body.mapping);
+      await remapImport(db, request.params.jobId, request.body.mapping, canInvite);
       return getImport(db, request.params.jobId);
     },
   );
@@ -125,7 +130,7 @@ export const adminImportRoutes: FastifyPluginAsyncZod<{ db: Database }> = async 
       },
     },
     async (request, reply) => {
-      await startImport(db, request.params.jobId, actorOf(request));
+      await startImport(db, request.params.jobId, actorOf(request), canInvite);
       return reply.status(202).send(await getImport(db, request.params.jobId));
     },
   );

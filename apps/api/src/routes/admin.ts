@@ -105,7 +105,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
   // The audit log (/admin/audit), behind the same role gate.
   await app.register(adminAuditRoutes, { db });
   // CSV import of clients and employees (decision 013), behind the same role gate.
-  await app.register(adminImportRoutes, { db });
+  await app.register(adminImportRoutes, { db, canInvite: invitations !== undefined });
 
   /**
    * A one-time embed URL for a newly registered person: the spec's hidden frame loads it so the BI

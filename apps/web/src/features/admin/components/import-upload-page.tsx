@@ -115,6 +115,7 @@ export function ImportUploadPage() {
                 {f.field === "workbooks" ? ": workbook names, separated by ;" : null}
                 {f.field === "clients" ? ": Client IDs, separated by ;" : null}
                 {f.field === "privilege" ? ": Build, Analyze, Act or View" : null}
+                {f.field === "password" ? ": leave it empty to invite the person by email" : null}
               </li>
             ))}
           </ul>

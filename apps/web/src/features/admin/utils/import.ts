@@ -13,12 +13,15 @@ export function progressPercent(job: Pick<TImportJob, "done" | "total">): number
   return Math.min(100, Math.floor((job.done / job.total) * 100));
 }
 
-/** The fields of a kind with their labels, and whether the file must have them. */
+/**
+ * The fields of a kind with their labels, and whether the file must have them. Password may be left out: a row
+ * without one invites the person by email to choose their own (D53).
+ */
 export function importFields(kind: TImportKind): { field: TImportField; label: string; required: boolean }[] {
   return IMPORT_FIELDS[kind].map((field) => ({
     field,
     label: IMPORT_FIELD_LABELS[field],
-    required: !IMPORT_OPTIONAL_FIELDS.includes(field),
+    required: !IMPORT_OPTIONAL_FIELDS.includes(field) && field !== "password",
   }));
 }
 
