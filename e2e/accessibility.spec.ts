@@ -1,7 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
+import { BASE_URL } from "./support/env.ts";
 import { accounts, expect, postAuth, test } from "./support/fixtures.ts";
+import { waitForMail } from "./support/mailbox.ts";
 import { waitForAnalyticsServer } from "./support/workbooks-helpers.ts";
 
 /**
@@ -91,4 +93,36 @@ test("the multi-select's placeholder and summary have at least 4.5:1 contrast", 
   // The placeholder's own colour was read (it is lighter than the typed text), not the input's.
   expect(placeholder.color).not.toBe(placeholder.text);
   expect(contrast(placeholder.color, placeholder.background)).toBeGreaterThanOrEqual(4.5);
+});
+
+test("the invitation page (D53) has no axe violations, with a link that works and one that does not", async ({
+  page,
+  login,
+  browser,
+}) => {
+  await login(accounts.admin);
+  const email = `e2e-axe-invite-${Date.now()}@example.com`;
+  const invited = await page.request.post("/api/admin/addclient", {
+    data: {
+      clientId: `CL-AXE-${Date.now()}`,
+      firstName: "Ines",
+      lastName: "Axe",
+      email,
+      privilege: "View",
+      invite: true,
+    },
+    headers: { Origin: BASE_URL },
+  });
+  expect(invited.status(), await invited.text()).toBe(201);
+  const link = (await waitForMail(email)).text.match(/https?:\/\/\S+\/invitation\?token=\S+/)![0];
+  const visitor = await (await browser.newContext()).newPage();
+  await expectNoViolations(visitor, link, "Welcome, Ines", async () => {
+    await expect(visitor.getByLabel("Choose a password")).toBeVisible();
+  });
+  await expectNoViolations(visitor, "/invitation?token=not-a-token", "Your invitation", async () => {
+    await expect(visitor.getByRole("alert")).toBeVisible();
+  });
+  await expectNoViolations(page, "/admin/add-employee", "Add Employee", async () => {
+    await expect(page.getByRole("radio", { name: "Send an invitation" })).toBeChecked();
+  });
 });

@@ -46,7 +46,9 @@ test("client and employee lifecycle: add with assignments, list, edit, sign in, 
     await page.getByLabel("First Name").fill(client.firstName);
     await page.getByLabel("Last Name").fill(client.lastName);
     await page.getByLabel("Email").fill(client.email);
-    await page.getByLabel("Password").fill(client.password);
+    // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+    await page.getByRole("radio", { name: "Set a password" }).check();
+    await page.getByLabel("Password", { exact: true }).fill(client.password);
     await page.getByLabel("Privilege").selectOption("Analyze");
 
     const workbooks = page.getByRole("button", { name: /^Workbooks \(optional\)/ });
@@ -123,7 +125,9 @@ test("client and employee lifecycle: add with assignments, list, edit, sign in, 
     await page.getByLabel("First Name").fill(employee.firstName);
     await page.getByLabel("Last Name").fill(employee.lastName);
     await page.getByLabel("Email Address").fill(employee.email);
-    await page.getByLabel("Password").fill(employee.password);
+    // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+    await page.getByRole("radio", { name: "Set a password" }).check();
+    await page.getByLabel("Password", { exact: true }).fill(employee.password);
     await page.getByLabel("Privilege").selectOption("Act");
 
     const assign = page.getByRole("button", { name: /^Assign Clients/ });
@@ -324,12 +328,14 @@ test("Add Client refuses a common password with the policy's message under the f
   await page.getByLabel("First Name").fill(client.firstName);
   await page.getByLabel("Last Name").fill(client.lastName);
   await page.getByLabel("Email").fill(client.email);
-  await page.getByLabel("Password").fill("password123");
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  await page.getByRole("radio", { name: "Set a password" }).check();
+  await page.getByLabel("Password", { exact: true }).fill("password123");
   await page.getByLabel("Privilege").selectOption("View");
   const response = page.waitForResponse("**/api/admin/addclient");
   await page.getByRole("button", { name: "Register Client" }).click();
   expect((await response).status()).toBe(400);
-  await expect(page.getByLabel("Password")).toHaveAccessibleDescription(
+  await expect(page.getByLabel("Password", { exact: true })).toHaveAccessibleDescription(
     /This password is one of the most commonly used passwords\. Please choose a different one\./,
   );
   await expect(page).toHaveURL("/admin/add-client");
@@ -348,7 +354,9 @@ test("Add Client without workbooks goes straight to the list (no embed URL)", as
   await page.getByLabel("First Name").fill(client.firstName);
   await page.getByLabel("Last Name").fill(client.lastName);
   await page.getByLabel("Email").fill(client.email);
-  await page.getByLabel("Password").fill(client.password);
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  await page.getByRole("radio", { name: "Set a password" }).check();
+  await page.getByLabel("Password", { exact: true }).fill(client.password);
   await page.getByLabel("Privilege").selectOption("Build");
   // Hold the request (it still goes to the real server) until the in-flight state has been seen:
   // without a frame to wait for, the form leaves as soon as the answer arrives.
@@ -381,6 +389,8 @@ test("empty Add Client and Add Employee forms: 'All fields are required.' and no
   });
 
   await page.goto("/admin/add-client");
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  await page.getByRole("radio", { name: "Set a password" }).check();
   await page.getByRole("button", { name: "Register Client" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "All fields are required." })).toBeVisible();
   for (const label of ["Client ID", "First Name", "Last Name", "Email", "Password", "Privilege"]) {
@@ -393,7 +403,9 @@ test("empty Add Client and Add Employee forms: 'All fields are required.' and no
   await page.getByLabel("First Name").fill("A");
   await page.getByLabel("Last Name").fill("B");
   await page.getByLabel("Email").fill("a.b@example.com");
-  await page.getByLabel("Password").fill("long-enough-password");
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  await page.getByRole("radio", { name: "Set a password" }).check();
+  await page.getByLabel("Password", { exact: true }).fill("long-enough-password");
   await page.getByLabel("Privilege").selectOption("View");
   await expect(page.getByRole("alert").filter({ hasText: "All fields are required." })).toHaveCount(0);
 
@@ -411,7 +423,9 @@ test("a taken Client ID shows the server's error on Add Client", async ({ page }
   await page.getByLabel("First Name").fill(client.firstName);
   await page.getByLabel("Last Name").fill(client.lastName);
   await page.getByLabel("Email").fill(client.email);
-  await page.getByLabel("Password").fill(client.password);
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  await page.getByRole("radio", { name: "Set a password" }).check();
+  await page.getByLabel("Password", { exact: true }).fill(client.password);
   await page.getByLabel("Privilege").selectOption("View");
   await page.getByRole("button", { name: "Register Client" }).click();
   await expect(page.getByRole("alert")).toHaveText("Client ID CL-1001 is already in use.");

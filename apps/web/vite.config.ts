@@ -13,7 +13,7 @@ const page = (name: string) => fileURLToPath(new URL(name, import.meta.url));
  * `SIGN_IN_PATHS` of @portal/contracts, which Node cannot load into this config (TypeScript source); a test
  * keeps the two lists equal.
  */
-export const DEV_SIGN_IN_PATHS = ["/login", "/admin-login", "/reset-password"];
+export const DEV_SIGN_IN_PATHS = ["/login", "/admin-login", "/reset-password", "/invitation"];
 
 /** The dev server answers the sign-in paths with the sign-in page, as the portal's server does (decision 004). */
 function signInPage(): Plugin {

@@ -3,7 +3,8 @@
  * these paths with it and every other client-side route with the SPA's `index.html`; the SPA hands any in-app
  * navigation to them over to a full page load.
  */
-export const SIGN_IN_PATHS = ["/login", "/admin-login", "/reset-password"] as const;
+// /invitation: where an invited client or employee chooses their password (DEVIATIONS D53).
+export const SIGN_IN_PATHS = ["/login", "/admin-login", "/reset-password", "/invitation"] as const;
 export type TSignInPath = (typeof SIGN_IN_PATHS)[number];
 
 /** The sign-in screen a URL path names (one trailing slash allowed), or null for any other path. */

@@ -32,6 +32,7 @@ export const router = createBrowserRouter([
       { path: "login", Component: SignInHandOff },
       { path: "admin-login", Component: SignInHandOff },
       { path: "reset-password", Component: SignInHandOff },
+      { path: "invitation", Component: SignInHandOff },
       {
         path: "terms",
         lazy: () =>

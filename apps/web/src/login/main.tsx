@@ -11,6 +11,7 @@ import { accessRedirect } from "@/features/auth/access";
 import { getConfig } from "@/features/auth/api/get-config";
 import { AdminLoginScreen } from "@/features/auth/components/admin-login-screen";
 import { LoginScreen } from "@/features/auth/components/login-screen";
+import { InvitationScreen } from "@/features/auth/components/invitation-screen";
 import { ResetPasswordScreen } from "@/features/auth/components/reset-password-screen";
 import { BrandingProvider, getBranding } from "@/lib/branding";
 import { getErrorMessage } from "@/lib/errors";
@@ -18,8 +19,8 @@ import { getSession } from "@/lib/get-session";
 import { replacePage } from "@/lib/replace-page";
 
 /**
- * The sign-in page (`login.html`, decision 004): /login, /admin-login and /reset-password without the SPA's
- * router, query cache or screens. Signing in ends with a full page load of `/` or `/admin`.
+ * The sign-in page (`login.html`, decision 004): /login, /admin-login, /reset-password and /invitation (D53)
+ * without the SPA's router, query cache or screens. Signing in ends with a full page load of `/` or `/admin`.
  */
 const container = document.getElementById("root");
 if (!container) throw new Error("The page has no #root element.");
@@ -41,6 +42,7 @@ async function start() {
   const search = window.location.search;
   if (path === null) return replacePage("/login");
   if (path === "/reset-password") return render(<ResetPasswordScreen search={search} />);
+  if (path === "/invitation") return render(<InvitationScreen search={search} />);
 
   // Route table (spec section 2): a signed-in visitor is sent on before the screen shows.
   render(<CheckingAuthentication />);

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 
 import { ZAddClientRequestSchema, ZAddClientResponseSchema, ZPrivilegeSchema } from "@portal/contracts";
-import type { TAddClientRequest, TAddClientResponse } from "@portal/contracts";
+import type { TAddClientInviteRequest, TAddClientRequest, TAddClientResponse } from "@portal/contracts";
 
 import { apiRequest } from "@/lib/api-client";
 
@@ -22,8 +22,14 @@ export const ZAddClientFormSchema = ZAddClientRequestSchema.pick({
 export type TAddClientFormInput = z.input<typeof ZAddClientFormSchema>;
 export type TAddClientFormValues = z.output<typeof ZAddClientFormSchema>;
 
-/** POST /api/admin/addclient: the client, their sign-in account and workbook assignments in one go. */
-export function addClient(input: TAddClientRequest): Promise<TAddClientResponse> {
+/** "Send an invitation" (the default, D53): the same fields without the password, which the person chooses. */
+export const ZAddClientInviteFormSchema = ZAddClientFormSchema.omit({ password: true });
+
+/**
+ * POST /api/admin/addclient: the client, their sign-in account and workbook assignments in one go: the spec's
+ * payload with a password, or without one and `invite: true` ("Send an invitation", D53).
+ */
+export function addClient(input: TAddClientRequest | TAddClientInviteRequest): Promise<TAddClientResponse> {
   return apiRequest("/api/admin/addclient", {
     method: "POST",
     body: input,

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 
 import { ZAddEmployeeRequestSchema, ZAddEmployeeResponseSchema, ZPrivilegeSchema } from "@portal/contracts";
-import type { TAddEmployeeRequest, TAddEmployeeResponse } from "@portal/contracts";
+import type { TAddEmployeeInviteRequest, TAddEmployeeRequest, TAddEmployeeResponse } from "@portal/contracts";
 
 import { apiRequest } from "@/lib/api-client";
 
@@ -23,8 +23,16 @@ export const ZAddEmployeeFormSchema = ZAddEmployeeRequestSchema.pick({
 export type TAddEmployeeFormInput = z.input<typeof ZAddEmployeeFormSchema>;
 export type TAddEmployeeFormValues = z.output<typeof ZAddEmployeeFormSchema>;
 
-/** POST /api/admin/addemployee: the employee, their sign-in account and client assignments in one go. */
-export function addEmployee(input: TAddEmployeeRequest): Promise<TAddEmployeeResponse> {
+/** "Send an invitation" (the default, D53): the same fields without the password, which the person chooses. */
+export const ZAddEmployeeInviteFormSchema = ZAddEmployeeFormSchema.omit({ password: true });
+
+/**
+ * POST /api/admin/addemployee: the employee, their sign-in account and client assignments in one go: the spec's
+ * payload with a password, or without one and `invite: true` ("Send an invitation", D53).
+ */
+export function addEmployee(
+  input: TAddEmployeeRequest | TAddEmployeeInviteRequest,
+): Promise<TAddEmployeeResponse> {
   return apiRequest("/api/admin/addemployee", {
     method: "POST",
     body: input,

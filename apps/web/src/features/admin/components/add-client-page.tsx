@@ -1,13 +1,16 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 
-import { ZAddClientFormSchema, useAddClient } from "../api/add-client";
+import { ZAddClientFormSchema, ZAddClientInviteFormSchema, useAddClient } from "../api/add-client";
 import type { TAddClientFormInput, TAddClientFormValues } from "../api/add-client";
 import { hasMissingFields, passwordPolicyError, saveState } from "../utils/form-errors";
+import { useToListWithNotice } from "../utils/notice";
+import { signInMethodResolver } from "../utils/sign-in-method";
+import type { TSignInMethod } from "../utils/sign-in-method";
 import { FormPage, SubmitFooter } from "./form-layout";
-import { AccessFields, PersonIdentityFields, SignInFields } from "./person-fields";
+import { AccessFields, PersonIdentityFields } from "./person-fields";
 import { SigmaRegistration, useSigmaRegistration } from "./registration-frame";
+import { SignInMethodFields } from "./sign-in-method";
 import { WorkbookPicker } from "./workbook-picker";
 import type { TWorkbookOption } from "./workbook-picker";
 
@@ -24,23 +27,41 @@ const LIST = "/admin/client-list";
 export function AddClientPage() {
   const addClient = useAddClient();
   const registration = useSigmaRegistration(LIST, CLIENT_REGISTERED);
+  const toListWithNotice = useToListWithNotice(LIST);
   const [workbooks, setWorkbooks] = useState<TWorkbookOption[]>([]);
-  const form = useForm<TAddClientFormInput, unknown, TAddClientFormValues>({
-    resolver: zodResolver(ZAddClientFormSchema),
-    defaultValues: { clientId: "", firstName: "", lastName: "", email: "", password: "", privilege: "" },
+  const form = useForm<
+    TAddClientFormInput & { signInMethod: TSignInMethod },
+    unknown,
+    TAddClientFormValues & { signInMethod: TSignInMethod }
+  >({
+    resolver: signInMethodResolver(ZAddClientFormSchema, ZAddClientInviteFormSchema),
+    defaultValues: {
+      clientId: "",
+      firstName: "",
+      lastName: "",
+      email: "",
+      password: "",
+      privilege: "",
+      signInMethod: "invite",
+    },
   });
 
-  const onSubmit = form.handleSubmit((values) => {
+  const onSubmit = form.handleSubmit(({ signInMethod, password, ...person }) => {
     addClient.mutate(
       {
-        ...values,
+        ...person,
+        ...(signInMethod === "invite" ? { invite: true as const } : { password }),
         role: "client",
         workbookIds: workbooks.map((workbook) => workbook.value),
         // Spec payload; the server derives the teams itself (DEVIATION D17).
         teams: [...new Set(workbooks.map((workbook) => workbook.team))],
       },
       {
-        onSuccess: registration.onRegistered,
+        // An invitation (D53): no embed until they accept, so straight to the list, saying where it went.
+        onSuccess: (answer) =>
+          signInMethod === "invite"
+            ? toListWithNotice(`✅ ${answer.message}`)
+            : registration.onRegistered(answer),
         onError: (error) => {
           const policy = passwordPolicyError(error);
           if (policy) form.setError("password", { message: policy });
@@ -68,7 +89,7 @@ export function AddClientPage() {
               idLabel="Client ID"
               idName="clientId"
             />
-            <SignInFields
+            <SignInMethodFields
               description="The client signs in at the portal with these."
               emailLabel="Email"
               passwordHint="At least 8 characters. Share it with the client securely."

@@ -1,15 +1,18 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 
-import { ZAddEmployeeFormSchema, useAddEmployee } from "../api/add-employee";
+import { ZAddEmployeeFormSchema, ZAddEmployeeInviteFormSchema, useAddEmployee } from "../api/add-employee";
 import type { TAddEmployeeFormInput, TAddEmployeeFormValues } from "../api/add-employee";
 import { hasMissingFields, passwordPolicyError, saveState } from "../utils/form-errors";
+import { useToListWithNotice } from "../utils/notice";
+import { signInMethodResolver } from "../utils/sign-in-method";
+import type { TSignInMethod } from "../utils/sign-in-method";
 import type { TOption } from "../utils/multi-select";
 import { ClientPicker } from "./client-picker";
 import { FormPage, SubmitFooter } from "./form-layout";
-import { AccessFields, PersonIdentityFields, SignInFields } from "./person-fields";
+import { AccessFields, PersonIdentityFields } from "./person-fields";
 import { SigmaRegistration, useSigmaRegistration } from "./registration-frame";
+import { SignInMethodFields } from "./sign-in-method";
 
 export const EMPLOYEE_CREATED = "✅ Employee registered successfully!";
 export const EMPLOYEE_REGISTERED = "Employee registered successfully!";
@@ -25,17 +28,39 @@ const LIST = "/admin/employee-list";
 export function AddEmployeePage() {
   const addEmployee = useAddEmployee();
   const registration = useSigmaRegistration(LIST, EMPLOYEE_REGISTERED);
+  const toListWithNotice = useToListWithNotice(LIST);
   const [clients, setClients] = useState<TOption[]>([]);
-  const form = useForm<TAddEmployeeFormInput, unknown, TAddEmployeeFormValues>({
-    resolver: zodResolver(ZAddEmployeeFormSchema),
-    defaultValues: { employeeId: "", firstName: "", lastName: "", email: "", password: "", privilege: "" },
+  const form = useForm<
+    TAddEmployeeFormInput & { signInMethod: TSignInMethod },
+    unknown,
+    TAddEmployeeFormValues & { signInMethod: TSignInMethod }
+  >({
+    resolver: signInMethodResolver(ZAddEmployeeFormSchema, ZAddEmployeeInviteFormSchema),
+    defaultValues: {
+      employeeId: "",
+      firstName: "",
+      lastName: "",
+      email: "",
+      password: "",
+      privilege: "",
+      signInMethod: "invite",
+    },
   });
 
-  const onSubmit = form.handleSubmit((values) => {
+  const onSubmit = form.handleSubmit(({ signInMethod, password, ...person }) => {
     addEmployee.mutate(
-      { ...values, role: "employee", clientIds: clients.map((client) => client.value) },
       {
-        onSuccess: registration.onRegistered,
+        ...person,
+        ...(signInMethod === "invite" ? { invite: true as const } : { password }),
+        role: "employee",
+        clientIds: clients.map((client) => client.value),
+      },
+      {
+        // An invitation (D53): no embed until they accept, so straight to the list, saying where it went.
+        onSuccess: (answer) =>
+          signInMethod === "invite"
+            ? toListWithNotice(`✅ ${answer.message}`)
+            : registration.onRegistered(answer),
         onError: (error) => {
           const policy = passwordPolicyError(error);
           if (policy) form.setError("password", { message: policy });
@@ -63,7 +88,7 @@ export function AddEmployeePage() {
               idLabel="Employee ID"
               idName="employeeId"
             />
-            <SignInFields
+            <SignInMethodFields
               description="The employee signs in at the portal with these."
               emailLabel="Email Address"
               passwordHint="At least 8 characters. Share it with the employee securely."

@@ -15,6 +15,7 @@ import { useListState } from "../utils/use-list-state";
 import { ConfirmDeleteDialog } from "./confirm-delete-dialog";
 import { EmailText, ListView } from "./list-view";
 import type { TColumn } from "./list-view";
+import { EmailWithInvitation, InvitationActions } from "./invitation-status";
 import { PageHeader } from "./page-header";
 import { SyncStatus } from "./sync-status";
 
@@ -22,7 +23,13 @@ const columns: ReadonlyArray<TColumn<TClient>> = [
   { header: "Client ID", cell: (client) => client.client_id, className: "whitespace-nowrap" },
   { header: "First Name", cell: (client) => client.first_name },
   { header: "Last Name", cell: (client) => client.last_name },
-  { header: "Email", cell: (client) => <EmailText email={client.email} /> },
+  {
+    header: "Email",
+    // The Invited state (D53) under the address while they have not set a password.
+    cell: (client) => (
+      <EmailWithInvitation email={<EmailText email={client.email} />} invitation={client.invitation} />
+    ),
+  },
   { header: "Assigned Employees", cell: (client) => namesOrNone(client.employees) },
   // Not in the spec's table (DEVIATION D29): whether Sigma has the client's latest details.
   { header: "Sigma sync", cell: (client) => <ClientSync client={client} /> },
@@ -93,6 +100,16 @@ export function ClientListPage() {
         rowLink={editClientLink}
         rowLinkLabel={(client) => `Edit client ${client.client_id}`}
         actionsHeader="Actions"
+        rowActions={(client) =>
+          client.invitation ? (
+            <InvitationActions
+              kind="client"
+              id={client.c_id}
+              invitation={client.invitation}
+              name={fullName(client)}
+            />
+          ) : null
+        }
         onDelete={setToDelete}
         deleteLabel={(client) => `client ${client.client_id}`}
         emptyText="No clients found."

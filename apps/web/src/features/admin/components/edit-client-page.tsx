@@ -21,6 +21,7 @@ import { EditTargetState } from "./edit-target";
 import { FormPage, ReadOnlyItem, ReadOnlySection, SubmitFooter } from "./form-layout";
 import { PersonIdentityFields, RegisteredSignIn, SigmaSyncItem } from "./person-fields";
 import { PrivilegeBadge } from "./privilege-badge";
+import { PasswordResetEmail } from "./password-reset-email";
 import { SignOutEverywhere } from "./sign-out-everywhere";
 import { TwoFactorReset } from "./two-factor-reset";
 
@@ -95,6 +96,12 @@ function EditClientForm({ client }: { client: TClient }) {
             <SignOutEverywhere
               target={{ type: "client", cId: client.c_id }}
               name={`${client.first_name} ${client.last_name}`}
+            />
+            <PasswordResetEmail
+              kind="client"
+              id={client.c_id}
+              name={`${client.first_name} ${client.last_name}`}
+              invitation={client.invitation}
             />
             <ReadOnlyItem label="Workbooks" wide>
               <AssignedWorkbooks workbookIds={client.workbook_ids} />

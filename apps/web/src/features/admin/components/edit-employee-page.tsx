@@ -18,6 +18,7 @@ import { ClientPicker } from "./client-picker";
 import { EditTargetState } from "./edit-target";
 import { FormPage, ReadOnlySection, SubmitFooter } from "./form-layout";
 import { AccessFields, PersonIdentityFields, RegisteredSignIn, SigmaSyncItem } from "./person-fields";
+import { PasswordResetEmail } from "./password-reset-email";
 import { SignOutEverywhere } from "./sign-out-everywhere";
 import { TwoFactorReset } from "./two-factor-reset";
 
@@ -105,6 +106,12 @@ function EditEmployeeForm({ employee }: { employee: TEmployee }) {
             <SignOutEverywhere
               target={{ type: "employee", eId: employee.e_id }}
               name={`${employee.first_name} ${employee.last_name}`}
+            />
+            <PasswordResetEmail
+              kind="employee"
+              id={employee.e_id}
+              name={`${employee.first_name} ${employee.last_name}`}
+              invitation={employee.invitation}
             />
           </ReadOnlySection>
           <SubmitFooter

@@ -15,6 +15,7 @@ import { useListState } from "../utils/use-list-state";
 import { ConfirmDeleteDialog } from "./confirm-delete-dialog";
 import { EmailText, ListView } from "./list-view";
 import type { TColumn } from "./list-view";
+import { EmailWithInvitation, InvitationActions } from "./invitation-status";
 import { PageHeader } from "./page-header";
 import { SyncStatus } from "./sync-status";
 
@@ -22,7 +23,13 @@ const columns: ReadonlyArray<TColumn<TEmployee>> = [
   { header: "Employee ID", cell: (employee) => employee.employee_id, className: "whitespace-nowrap" },
   { header: "First Name", cell: (employee) => employee.first_name },
   { header: "Last Name", cell: (employee) => employee.last_name },
-  { header: "Email", cell: (employee) => <EmailText email={employee.email} /> },
+  {
+    header: "Email",
+    // The Invited state (D53) under the address while they have not set a password.
+    cell: (employee) => (
+      <EmailWithInvitation email={<EmailText email={employee.email} />} invitation={employee.invitation} />
+    ),
+  },
   { header: "Assigned Clients", cell: (employee) => namesOrNone(employee.clients) },
   // Not in the spec's table (DEVIATION D29): whether Sigma has the employee's latest details.
   { header: "Sigma sync", cell: (employee) => <EmployeeSync employee={employee} /> },
@@ -93,6 +100,16 @@ export function EmployeeListPage() {
         rowLink={editEmployeeLink}
         rowLinkLabel={(employee) => `Edit employee ${employee.employee_id}`}
         actionsHeader="Actions"
+        rowActions={(employee) =>
+          employee.invitation ? (
+            <InvitationActions
+              kind="employee"
+              id={employee.e_id}
+              invitation={employee.invitation}
+              name={fullName(employee)}
+            />
+          ) : null
+        }
         onDelete={setToDelete}
         deleteLabel={(employee) => `employee ${employee.employee_id}`}
         emptyText="No employees found."
