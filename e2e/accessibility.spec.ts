@@ -95,7 +95,7 @@ test("the multi-select's placeholder and summary have at least 4.5:1 contrast", 
   expect(contrast(placeholder.color, placeholder.background)).toBeGreaterThanOrEqual(4.5);
 });
 
-test("the invitation page (D53) has no axe violations, with a link that works and one that does not", async ({
+test("the invitation page (D55) has no axe violations, with a link that works and one that does not", async ({
   page,
   login,
   browser,

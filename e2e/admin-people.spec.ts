@@ -46,7 +46,7 @@ test("client and employee lifecycle: add with assignments, list, edit, sign in, 
     await page.getByLabel("First Name").fill(client.firstName);
     await page.getByLabel("Last Name").fill(client.lastName);
     await page.getByLabel("Email").fill(client.email);
-    // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+    // "Set a password" (the spec's form; "Send an invitation" is the default, D55).
     await page.getByRole("radio", { name: "Set a password" }).check();
     await page.getByLabel("Password", { exact: true }).fill(client.password);
     await page.getByLabel("Privilege").selectOption("Analyze");
@@ -125,7 +125,7 @@ test("client and employee lifecycle: add with assignments, list, edit, sign in, 
     await page.getByLabel("First Name").fill(employee.firstName);
     await page.getByLabel("Last Name").fill(employee.lastName);
     await page.getByLabel("Email Address").fill(employee.email);
-    // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+    // "Set a password" (the spec's form; "Send an invitation" is the default, D55).
     await page.getByRole("radio", { name: "Set a password" }).check();
     await page.getByLabel("Password", { exact: true }).fill(employee.password);
     await page.getByLabel("Privilege").selectOption("Act");
@@ -328,7 +328,7 @@ test("Add Client refuses a common password with the policy's message under the f
   await page.getByLabel("First Name").fill(client.firstName);
   await page.getByLabel("Last Name").fill(client.lastName);
   await page.getByLabel("Email").fill(client.email);
-  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D55).
   await page.getByRole("radio", { name: "Set a password" }).check();
   await page.getByLabel("Password", { exact: true }).fill("password123");
   await page.getByLabel("Privilege").selectOption("View");
@@ -354,7 +354,7 @@ test("Add Client without workbooks goes straight to the list (no embed URL)", as
   await page.getByLabel("First Name").fill(client.firstName);
   await page.getByLabel("Last Name").fill(client.lastName);
   await page.getByLabel("Email").fill(client.email);
-  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D55).
   await page.getByRole("radio", { name: "Set a password" }).check();
   await page.getByLabel("Password", { exact: true }).fill(client.password);
   await page.getByLabel("Privilege").selectOption("Build");
@@ -389,7 +389,7 @@ test("empty Add Client and Add Employee forms: 'All fields are required.' and no
   });
 
   await page.goto("/admin/add-client");
-  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D55).
   await page.getByRole("radio", { name: "Set a password" }).check();
   await page.getByRole("button", { name: "Register Client" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "All fields are required." })).toBeVisible();
@@ -403,7 +403,7 @@ test("empty Add Client and Add Employee forms: 'All fields are required.' and no
   await page.getByLabel("First Name").fill("A");
   await page.getByLabel("Last Name").fill("B");
   await page.getByLabel("Email").fill("a.b@example.com");
-  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D55).
   await page.getByRole("radio", { name: "Set a password" }).check();
   await page.getByLabel("Password", { exact: true }).fill("long-enough-password");
   await page.getByLabel("Privilege").selectOption("View");
@@ -423,7 +423,7 @@ test("a taken Client ID shows the server's error on Add Client", async ({ page }
   await page.getByLabel("First Name").fill(client.firstName);
   await page.getByLabel("Last Name").fill(client.lastName);
   await page.getByLabel("Email").fill(client.email);
-  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D55).
   await page.getByRole("radio", { name: "Set a password" }).check();
   await page.getByLabel("Password", { exact: true }).fill(client.password);
   await page.getByLabel("Privilege").selectOption("View");

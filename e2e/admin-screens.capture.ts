@@ -39,7 +39,7 @@ test("back-office screens", async ({ page }) => {
   await page.getByLabel("First Name").fill("Helena");
   await page.getByLabel("Last Name").fill("Marsh");
   await page.getByLabel("Email").fill("helena.marsh@example.com");
-  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D55).
   await page.getByRole("radio", { name: "Set a password" }).check();
   await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery");
   await page.getByLabel("Privilege").selectOption("View");

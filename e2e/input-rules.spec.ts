@@ -18,7 +18,7 @@ test("a control character in a name is refused on Add Client with the field's me
   await page.getByLabel("First Name").fill("Ann\u0007e");
   await page.getByLabel("Last Name").fill("Lee");
   await page.getByLabel("Email").fill("ann.lee.ctrl@example.com");
-  // "Set a password" (the spec's form; "Send an invitation" is the default, D53).
+  // "Set a password" (the spec's form; "Send an invitation" is the default, D55).
   await page.getByRole("radio", { name: "Set a password" }).check();
   await page.getByLabel("Password", { exact: true }).fill("long-enough-password");
   await page.getByLabel("Privilege").selectOption("View");

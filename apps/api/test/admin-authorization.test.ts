@@ -69,7 +69,7 @@ async function fixture() {
       },
     })
   ).json().data.employee;
-  // Someone added with an invitation (D53), for Resend and Revoke.
+  // Someone added with an invitation (D55), for Resend and Revoke.
   const invited = (
     await t.app.inject({
       method: "POST",

@@ -420,7 +420,7 @@ const adminPaths = {
     privilege,
     idList("clientIds"),
   ],
-  /** Add Client / Add Employee with "Send an invitation" (D53): no password, `invite: true`. */
+  /** Add Client / Add Employee with "Send an invitation" (D55): no password, `invite: true`. */
   invite: {
     name: "invite",
     valid: true,
@@ -519,9 +519,7 @@ const endpoints: Endpoint[] = [
         id: fc.oneof(
           oddId.map((id) => `client/${id}`),
           oddId.map((id) => `employee/${id}`),
-          fc
-            .constantFrom("manager", "Client", "CLIENT", "client%00", "", "..")
-            .map((kind) => `${kind}/1`),
+          fc.constantFrom("manager", "Client", "CLIENT", "client%00", "", "..").map((kind) => `${kind}/1`),
           ...(path.startsWith("invitations")
             ? [fc.constant(null).map(() => `client/${existing.client.c_id}`)]
             : []),

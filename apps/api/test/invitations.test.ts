@@ -153,7 +153,7 @@ describe("Add Client with an invitation", () => {
       sent_at: expect.any(String),
       expires_at: expect.any(String),
     });
-    // The BI member is queued at once, as for a client added with a password (D53).
+    // The BI member is queued at once, as for a client added with a password (D55).
     const outbox = await query<{ kind: string }>(
       sql`select kind from provisioning_requests where subject = ${payload.email}`,
     );

@@ -159,7 +159,7 @@ export const ZInvitationStateSchema = z.object({
 });
 export type TInvitationState = z.infer<typeof ZInvitationStateSchema>;
 
-/** Present only while the person has not set a password (invited, DEVIATIONS D53). */
+/** Present only while the person has not set a password (invited, DEVIATIONS D55). */
 const invitationField = { invitation: ZInvitationStateSchema.optional() };
 
 export const ZClientSchema = z.object({

@@ -1,4 +1,4 @@
-// Invitations (issue 13 point 1, DEVIATIONS D53), the admin's side: Add Client / Add Employee with
+// Invitations (issue 13 point 1, DEVIATIONS D55), the admin's side: Add Client / Add Employee with
 // `invite: true`, Resend, Revoke and the password-reset email (the lists' `invitation` state is in `admin.ts`).
 // The invitation page's own schemas are zod/mini, in `invitation-page.ts` (the sign-in page, decision 004).
 import { z } from "zod";

@@ -3,7 +3,7 @@
  * these paths with it and every other client-side route with the SPA's `index.html`; the SPA hands any in-app
  * navigation to them over to a full page load.
  */
-// /invitation: where an invited client or employee chooses their password (DEVIATIONS D53).
+// /invitation: where an invited client or employee chooses their password (DEVIATIONS D55).
 export const SIGN_IN_PATHS = ["/login", "/admin-login", "/reset-password", "/invitation"] as const;
 export type TSignInPath = (typeof SIGN_IN_PATHS)[number];
 

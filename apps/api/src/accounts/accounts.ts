@@ -49,7 +49,7 @@ export interface NewAccount {
   email: string;
   name: string;
   role: TRole;
-  /** From `newPasswordHash`; null: no password yet, the person chooses one through an invitation (D53). */
+  /** From `newPasswordHash`; null: no password yet, the person chooses one through an invitation (D55). */
   passwordHash: string | null;
 }
 

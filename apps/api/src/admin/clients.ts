@@ -32,7 +32,7 @@ import { invitationStateColumn, issueInvitation, type IssuedInvitation } from ".
 
 type ListQuery = z.output<typeof ZClientListQuerySchema>;
 type AddInput = z.output<typeof ZAddClientRequestSchema>;
-/** "Send an invitation": the same fields without a password (D53). */
+/** "Send an invitation": the same fields without a password (D55). */
 type InviteInput = z.output<typeof ZAddClientInviteRequestSchema>;
 type EditInput = z.output<typeof ZEditClientRequestSchema>;
 
@@ -68,7 +68,7 @@ function selectClients(where: SQL, order: SQL, limit: number, offset: number, to
 }
 
 type Row = TClient & { total: number };
-// `invitation` is listed only while the person has not set a password (D53).
+// `invitation` is listed only while the person has not set a password (D55).
 const strip = ({ total: _total, invitation, ...client }: Row): TClient =>
   invitation ? { ...client, invitation } : client;
 
@@ -115,7 +115,7 @@ export async function addClient(
   actor: Actor,
   options: { inviteLifetimeMs?: number } = {},
 ): Promise<{ client: TClient; userId: string; invitation?: IssuedInvitation }> {
-  // "Send an invitation" (D53): no password; a single-use link for the person to choose one.
+  // "Send an invitation" (D55): no password; a single-use link for the person to choose one.
   const invite = "invite" in input && input.invite === true;
   const passwordHash =
     "password" in input && typeof input.password === "string" && !invite

@@ -26,7 +26,7 @@ import { invitationStateColumn, issueInvitation, type IssuedInvitation } from ".
 
 type ListQuery = z.output<typeof ZEmployeeListQuerySchema>;
 type AddInput = z.output<typeof ZAddEmployeeRequestSchema>;
-/** "Send an invitation": the same fields without a password (D53). */
+/** "Send an invitation": the same fields without a password (D55). */
 type InviteInput = z.output<typeof ZAddEmployeeInviteRequestSchema>;
 type EditInput = z.output<typeof ZEditEmployeeRequestSchema>;
 
@@ -60,7 +60,7 @@ function selectEmployees(where: SQL, order: SQL, limit: number, offset: number, 
 }
 
 type Row = TEmployee & { total: number };
-// `invitation` is listed only while the person has not set a password (D53).
+// `invitation` is listed only while the person has not set a password (D55).
 const strip = ({ total: _total, invitation, ...employee }: Row): TEmployee =>
   invitation ? { ...employee, invitation } : employee;
 
@@ -103,7 +103,7 @@ export async function addEmployee(
   actor: Actor,
   options: { inviteLifetimeMs?: number } = {},
 ): Promise<{ employee: TEmployee; userId: string; invitation?: IssuedInvitation }> {
-  // "Send an invitation" (D53): no password; a single-use link for the person to choose one.
+  // "Send an invitation" (D55): no password; a single-use link for the person to choose one.
   const invite = "invite" in input && input.invite === true;
   const passwordHash =
     "password" in input && typeof input.password === "string" && !invite

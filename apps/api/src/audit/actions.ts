@@ -35,7 +35,7 @@ export const AUDIT_ACTIONS = [
   "session.revoked_others",
   /** An admin ended all of a person's sessions (Edit Client / Edit Employee). */
   "user.sessions_revoked",
-  /** An invitation email was sent to a client or employee added without a password (D53). */
+  /** An invitation email was sent to a client or employee added without a password (D55). */
   "invitation.sent",
   /** An admin sent a new invitation link; the previous one stopped working. */
   "invitation.resent",

@@ -465,7 +465,7 @@ export const firmBranding = pgTable("firm_branding", {
   ...timestamps,
 });
 
-// ---- Invitations (issue 13 point 1, DEVIATIONS D53) ----
+// ---- Invitations (issue 13 point 1, DEVIATIONS D55) ----
 
 /**
  * One invitation link sent to a client or employee added without a password: the SHA-256 of its single-use

@@ -16,7 +16,7 @@ import { AppError, notFound } from "../lib/errors.ts";
 import { invitationTokenHash, newInvitationToken } from "./tokens.ts";
 
 /**
- * Invitations (issue 13 point 1, DEVIATIONS D53): a client or employee added without a password gets an email
+ * Invitations (issue 13 point 1, DEVIATIONS D55): a client or employee added without a password gets an email
  * with a single-use link; they choose their own password on /invitation and sign in. The database keeps only
  * the token's hash; each link belongs to one record (`kind`, `person_id`) and ends accepted, revoked, replaced
  * by a resent one, or expired. Mail goes out after the transaction that made the link commits (`mail.ts`).

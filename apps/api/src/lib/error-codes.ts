@@ -38,7 +38,7 @@ export const API_ERROR_CODES = [
   "LOGO_TYPE",
   "LOGO_UNSAFE",
   "LOGO_TOO_LARGE",
-  // Invitations (invitations/*, D53)
+  // Invitations (invitations/*, D55)
   "INVITATION_INVALID",
   "INVITATION_USED",
   "INVITATION_EXPIRED",

@@ -136,7 +136,7 @@ If it was you, sign in instead (or reset your password from the sign-in page).</
   };
 }
 
-/** An invitation to a client or employee added without a password (D53): the link sets their own password. */
+/** An invitation to a client or employee added without a password (D55): the link sets their own password. */
 export function invitationMail({
   name,
   url,

@@ -19,7 +19,7 @@ import { getSession } from "@/lib/get-session";
 import { replacePage } from "@/lib/replace-page";
 
 /**
- * The sign-in page (`login.html`, decision 004): /login, /admin-login, /reset-password and /invitation (D53)
+ * The sign-in page (`login.html`, decision 004): /login, /admin-login, /reset-password and /invitation (D55)
  * without the SPA's router, query cache or screens. Signing in ends with a full page load of `/` or `/admin`.
  */
 const container = document.getElementById("root");

@@ -18,7 +18,7 @@ const resolve = signInMethodResolver(ZAddClientFormSchema, ZAddClientInviteFormS
 const run = (values: Record<string, unknown>) =>
   resolve(values as never, undefined, { fields: {}, shouldUseNativeValidation: false });
 
-describe("Add Client / Add Employee sign-in method (D53)", () => {
+describe("Add Client / Add Employee sign-in method (D55)", () => {
   it("sends an invitation without asking for a password, keeping the choice beside the values", async () => {
     const result = await run({ ...client, signInMethod: "invite" });
     expect(result.errors).toEqual({});

@@ -22,12 +22,12 @@ export const ZAddClientFormSchema = ZAddClientRequestSchema.pick({
 export type TAddClientFormInput = z.input<typeof ZAddClientFormSchema>;
 export type TAddClientFormValues = z.output<typeof ZAddClientFormSchema>;
 
-/** "Send an invitation" (the default, D53): the same fields without the password, which the person chooses. */
+/** "Send an invitation" (the default, D55): the same fields without the password, which the person chooses. */
 export const ZAddClientInviteFormSchema = ZAddClientFormSchema.omit({ password: true });
 
 /**
  * POST /api/admin/addclient: the client, their sign-in account and workbook assignments in one go: the spec's
- * payload with a password, or without one and `invite: true` ("Send an invitation", D53).
+ * payload with a password, or without one and `invite: true` ("Send an invitation", D55).
  */
 export function addClient(input: TAddClientRequest | TAddClientInviteRequest): Promise<TAddClientResponse> {
   return apiRequest("/api/admin/addclient", {

@@ -23,12 +23,12 @@ export const ZAddEmployeeFormSchema = ZAddEmployeeRequestSchema.pick({
 export type TAddEmployeeFormInput = z.input<typeof ZAddEmployeeFormSchema>;
 export type TAddEmployeeFormValues = z.output<typeof ZAddEmployeeFormSchema>;
 
-/** "Send an invitation" (the default, D53): the same fields without the password, which the person chooses. */
+/** "Send an invitation" (the default, D55): the same fields without the password, which the person chooses. */
 export const ZAddEmployeeInviteFormSchema = ZAddEmployeeFormSchema.omit({ password: true });
 
 /**
  * POST /api/admin/addemployee: the employee, their sign-in account and client assignments in one go: the spec's
- * payload with a password, or without one and `invite: true` ("Send an invitation", D53).
+ * payload with a password, or without one and `invite: true` ("Send an invitation", D55).
  */
 export function addEmployee(
   input: TAddEmployeeRequest | TAddEmployeeInviteRequest,

@@ -57,7 +57,7 @@ export function AddClientPage() {
         teams: [...new Set(workbooks.map((workbook) => workbook.team))],
       },
       {
-        // An invitation (D53): no embed until they accept, so straight to the list, saying where it went.
+        // An invitation (D55): no embed until they accept, so straight to the list, saying where it went.
         onSuccess: (answer) =>
           signInMethod === "invite"
             ? toListWithNotice(`✅ ${answer.message}`)

@@ -56,7 +56,7 @@ export function AddEmployeePage() {
         clientIds: clients.map((client) => client.value),
       },
       {
-        // An invitation (D53): no embed until they accept, so straight to the list, saying where it went.
+        // An invitation (D55): no embed until they accept, so straight to the list, saying where it went.
         onSuccess: (answer) =>
           signInMethod === "invite"
             ? toListWithNotice(`✅ ${answer.message}`)

@@ -25,7 +25,7 @@ const columns: ReadonlyArray<TColumn<TClient>> = [
   { header: "Last Name", cell: (client) => client.last_name },
   {
     header: "Email",
-    // The Invited state (D53) under the address while they have not set a password.
+    // The Invited state (D55) under the address while they have not set a password.
     cell: (client) => (
       <EmailWithInvitation email={<EmailText email={client.email} />} invitation={client.invitation} />
     ),

@@ -25,7 +25,7 @@ const columns: ReadonlyArray<TColumn<TEmployee>> = [
   { header: "Last Name", cell: (employee) => employee.last_name },
   {
     header: "Email",
-    // The Invited state (D53) under the address while they have not set a password.
+    // The Invited state (D55) under the address while they have not set a password.
     cell: (employee) => (
       <EmailWithInvitation email={<EmailText email={employee.email} />} invitation={employee.invitation} />
     ),

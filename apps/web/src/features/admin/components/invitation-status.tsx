@@ -30,7 +30,7 @@ export function invitationText(invitation: TInvitationState): string {
 }
 
 /**
- * The Invited state of a client or employee who has not set a password (DEVIATIONS D53): a badge under the
+ * The Invited state of a client or employee who has not set a password (DEVIATIONS D55): a badge under the
  * email on the lists and the edit screens.
  */
 export function InvitationBadge({ invitation }: { invitation: TInvitationState }) {
@@ -90,7 +90,7 @@ export function InvitationActions({ kind, id, invitation, name }: TInvitationAct
       : null;
 
   return (
-    <span className="inline-flex flex-col items-end gap-1 align-middle max-md:items-start">
+    <span className="inline-flex flex-col items-end gap-1 align-middle max-md:mr-4 max-md:items-start">
       <span className="inline-flex flex-wrap gap-2">
         <Button
           variant="secondary"

@@ -13,12 +13,12 @@ type TPasswordResetEmailProps = {
   id: number;
   /** The person's name, for screen readers and the confirmation. */
   name: string;
-  /** Present while they have not set a password (D53): Resend and Revoke instead of a reset. */
+  /** Present while they have not set a password (D55): Resend and Revoke instead of a reset. */
   invitation: TInvitationState | undefined;
 };
 
 /**
- * Edit Client / Edit Employee (D53): sends the person the sign-in page's password-reset email (a forgotten
+ * Edit Client / Edit Employee (D55): sends the person the sign-in page's password-reset email (a forgotten
  * password, a first sign-in that went wrong). Someone who has not set a password yet has their invitation here.
  */
 export function PasswordResetEmail({ kind, id, name, invitation }: TPasswordResetEmailProps) {

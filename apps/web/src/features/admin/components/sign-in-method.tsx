@@ -7,7 +7,7 @@ import { fieldError } from "../utils/form-errors";
 import type { TSignInMethod } from "../utils/sign-in-method";
 import { FormSection } from "./form-layout";
 
-/** How a new client or employee gets their password (DEVIATIONS D53): by an emailed link, or from the admin. */
+/** How a new client or employee gets their password (DEVIATIONS D55): by an emailed link, or from the admin. */
 export const SIGN_IN_METHODS: ReadonlyArray<{ value: TSignInMethod; label: string; hint: string }> = [
   {
     value: "invite",

@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { FieldValues, Resolver } from "react-hook-form";
 import type { z } from "zod";
 
-/** How a new client or employee gets their password (D53): an emailed invitation (the default), or from the admin. */
+/** How a new client or employee gets their password (D55): an emailed invitation (the default), or from the admin. */
 export type TSignInMethod = "invite" | "password";
 
 /**

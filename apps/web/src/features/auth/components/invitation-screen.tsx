@@ -114,7 +114,7 @@ function ChoosePasswordForm({
 }
 
 /**
- * /invitation?token=… (DEVIATIONS D53): an invited client or employee chooses their password, then is signed in
+ * /invitation?token=… (DEVIATIONS D55): an invited client or employee chooses their password, then is signed in
  * and sent on; where their role requires it, the portal asks for two-step set-up next, as at any first sign-in.
  * A used, expired or revoked link says so and changes nothing.
  */
