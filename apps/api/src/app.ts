@@ -75,7 +75,7 @@ export interface App {
   auth: Auth;
   biClient: SigmaRestClient;
   lifecycle: Lifecycle;
-  /** Invitation mail (D53); the CSV import worker sends its invited people's links with it. */
+  /** Invitation mail (D55); the CSV import worker sends its invited people's links with it. */
   invitations: InvitationMailer;
 }
 
@@ -294,7 +294,7 @@ export async function buildApp({
   const sigmaEmbedder =
     embedder ??
     createEmbedder(config, { accent: async () => (await branding.current()).branding.primaryColour });
-  // Invitations (D53): mail with the firm's branding, sent after each transaction commits.
+  // Invitations (D55): mail with the firm's branding, sent after each transaction commits.
   const invitations = createInvitationMailer({
     mailer: mail,
     publicUrl: config.publicUrl,

@@ -28,7 +28,7 @@ let database: DatabaseHandle;
 let t: TestApp;
 let admin: Record<string, string>;
 let worker: ImportWorker;
-/** Invitation links the workers mailed (D53). */
+/** Invitation links the workers mailed (D55). */
 const mailed: IssuedInvitation[] = [];
 const invitations: InvitationMailer = {
   lifetimeMs: 72 * 3_600_000,

@@ -72,7 +72,7 @@ export function mappingProblem(
 export function missingFields(
   kind: TImportKind,
   mapping: TImportMapping,
-  /** Without a Password column everyone is invited (D53), when invitations can be mailed. */
+  /** Without a Password column everyone is invited (D55), when invitations can be mailed. */
   canInvite = false,
 ): TImportField[] {
   return IMPORT_FIELDS[kind].filter(

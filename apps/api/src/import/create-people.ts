@@ -9,7 +9,7 @@ import { accounts, clients, clientWorkbooks, employeeClients, employees, users }
 import { issueInvitation, type IssuedInvitation } from "../invitations/invitations.ts";
 import type { ClientInput, EmployeeInput, Lookups } from "./validate.ts";
 
-/** `passwordHash` null: the person is invited to choose a password (D53), as Add Client's `invite: true`. */
+/** `passwordHash` null: the person is invited to choose a password (D55), as Add Client's `invite: true`. */
 export type NewPerson =
   | { kind: "client"; line: number; input: ClientInput; passwordHash: string | null }
   | { kind: "employee"; line: number; input: EmployeeInput; passwordHash: string | null };

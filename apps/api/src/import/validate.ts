@@ -191,7 +191,7 @@ export function checkRows(
   mapping: TImportMapping,
   rows: FileRow[],
   lookups: Lookups,
-  /** Invitations can be mailed (D53): a row without a password is invited, as Add Client's `invite: true`. */
+  /** Invitations can be mailed (D55): a row without a password is invited, as Add Client's `invite: true`. */
   options: { canInvite?: boolean } = {},
 ): CheckedRow[] {
   const idField: TImportField = kind === "client" ? "clientId" : "employeeId";

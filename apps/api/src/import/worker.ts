@@ -14,7 +14,7 @@ import { checkRows, loadLookups, type FileRow } from "./validate.ts";
 
 export interface ImportWorkerOptions {
   db: Database;
-  /** Invitation mail (D53): rows without a password are invited, their links mailed once their batch commits. */
+  /** Invitation mail (D55): rows without a password are invited, their links mailed once their batch commits. */
   invitations?: InvitationMailer;
   log?: Pick<FastifyBaseLogger, "error" | "info">;
   /** How long a claim on a job holds without being renewed (each batch renews it). */

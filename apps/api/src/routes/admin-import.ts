@@ -41,7 +41,7 @@ const megabytes = IMPORT_MAX_BYTES / (1024 * 1024);
  */
 export const adminImportRoutes: FastifyPluginAsyncZod<{
   db: Database;
-  /** Invitations can be mailed (D53): rows without a password are invited. */
+  /** Invitations can be mailed (D55): rows without a password are invited. */
   canInvite?: boolean;
 }> = async (app, { db, canInvite = false }) => {
   app.addContentTypeParser(

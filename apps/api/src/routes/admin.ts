@@ -54,7 +54,7 @@ import type { Embedder } from "../sigma/embedder.ts";
 import type { InvitationMailer } from "../invitations/mail.ts";
 import type { SigmaRestClient } from "@portal/sigma";
 
-/** Add Client / Add Employee's answer: the spec's message, and where an invitation went (D53). */
+/** Add Client / Add Employee's answer: the spec's message, and where an invitation went (D55). */
 function inviteMessage(
   kind: "Client" | "Employee",
   invitation: { person: { email: string } } | undefined,
@@ -82,7 +82,7 @@ export interface AdminRoutesOptions {
   embedder: Embedder;
   /** The BI service's REST API (its reachability on /admin/sync). */
   biClient: SigmaRestClient;
-  /** "Send an invitation" on Add Client / Add Employee (D53); without it, `invite: true` is refused. */
+  /** "Send an invitation" on Add Client / Add Employee (D55); without it, `invite: true` is refused. */
   invitations?: InvitationMailer;
 }
 
@@ -94,7 +94,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
   app,
   { db, embedder, biClient, invitations },
 ) => {
-  /** Add Client / Add Employee's `invite: true` (D53): the link's lifetime, or a 400 without a mailer. */
+  /** Add Client / Add Employee's `invite: true` (D55): the link's lifetime, or a 400 without a mailer. */
   const inviteOptions = (invite: boolean | undefined) => {
     if (!invite) return {};
     if (!invitations) throw new AppError(400, "Invitations are not available.", "INVALID_INPUT");

@@ -15,7 +15,7 @@ export function progressPercent(job: Pick<TImportJob, "done" | "total">): number
 
 /**
  * The fields of a kind with their labels, and whether the file must have them. Password may be left out: a row
- * without one invites the person by email to choose their own (D53).
+ * without one invites the person by email to choose their own (D55).
  */
 export function importFields(kind: TImportKind): { field: TImportField; label: string; required: boolean }[] {
   return IMPORT_FIELDS[kind].map((field) => ({
