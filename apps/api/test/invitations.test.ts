@@ -425,6 +425,36 @@ describe("accepting an invitation", () => {
   });
 });
 
+describe("an invited person who uses Reset Password instead", () => {
+  it("gets a password through Better Auth's reset; the link then counts as used and the list drops Invited", async () => {
+    const payload = clientPayload();
+    await addClient(payload);
+    const { token } = await mailedToken(payload.email);
+    const requested = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/request-password-reset",
+      headers: json,
+      payload: { email: payload.email, redirectTo: "/reset-password" },
+    });
+    expect(requested.statusCode).toBe(200);
+    const link = new URL((await smtp.nextMailTo(payload.email)).text.match(/https?:\/\/\S+/)![0]);
+    const landing = await t.app.inject({ method: "GET", url: link.pathname + link.search });
+    const resetToken = new URL(landing.headers.location!, ORIGIN).searchParams.get("token")!;
+    const reset = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/reset-password",
+      headers: json,
+      payload: { newPassword: "orchard-harbour-lantern", token: resetToken },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await t.signIn(payload.email, "orchard-harbour-lantern")).statusCode).toBe(200);
+    expect(await listed("clients", payload.email)).not.toHaveProperty("invitation");
+    const used = await accept(token, "another-fine-passphrase");
+    expect(used.statusCode).toBe(410);
+    expect(used.json().code).toBe("INVITATION_USED");
+  });
+});
+
 describe("Resend and Revoke", () => {
   it.each([
     ["an unknown id", "client", 999_999, 404],
