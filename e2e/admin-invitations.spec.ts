@@ -156,6 +156,13 @@ test("a revoked invitation fails clearly; Resend sends a link that works", async
   await expect(
     visitor.getByRole("heading", { level: 1, name: `Welcome, ${client.firstName}` }),
   ).toBeVisible();
+
+  // Edit Client shows the invitation (no password to mask yet, no reset email to send), with Resend and Revoke.
+  await page.goto(`/admin/edit-client?id=${client.businessId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Edit Client" })).toBeVisible();
+  await expect(page.getByText("Not chosen yet (invited)")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Resend/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send password reset email" })).toHaveCount(0);
 });
 
 test("Edit Client sends a password-reset email", async ({ page, login }) => {

@@ -82,7 +82,7 @@ function EditClientForm({ client }: { client: TClient }) {
             <PersonIdentityFields title="Client" idLabel="Client ID" idName="clientId" />
           </fieldset>
           <ReadOnlySection title="Sign-in and access">
-            <RegisteredSignIn emailLabel="Email" email={client.email} />
+            <RegisteredSignIn emailLabel="Email" email={client.email} invited={Boolean(client.invitation)} />
             <ReadOnlyItem label="Privilege">
               <PrivilegeBadge privilege={client.privilege} />
             </ReadOnlyItem>

@@ -96,7 +96,11 @@ function EditEmployeeForm({ employee }: { employee: TEmployee }) {
             </AccessFields>
           </fieldset>
           <ReadOnlySection title="Sign-in">
-            <RegisteredSignIn emailLabel="Email Address" email={employee.email} />
+            <RegisteredSignIn
+              emailLabel="Email Address"
+              email={employee.email}
+              invited={Boolean(employee.invitation)}
+            />
             <SigmaSyncItem person={employee} id={employee.e_id} resync={resync} />
             <TwoFactorReset
               target={{ type: "employee", eId: employee.e_id }}

@@ -101,13 +101,24 @@ export function AccessFields({ description, children }: { description?: string; 
   );
 }
 
-/** Edit screens: the sign-in as registered; the password is never shown. */
-export function RegisteredSignIn({ emailLabel, email }: { emailLabel: string; email: string }) {
+/**
+ * Edit screens: the sign-in as registered; the password is never shown. Someone invited who has not chosen one
+ * yet (`invited`, D55) has none to mask.
+ */
+export function RegisteredSignIn({
+  emailLabel,
+  email,
+  invited = false,
+}: {
+  emailLabel: string;
+  email: string;
+  invited?: boolean;
+}) {
   return (
     <>
       <ReadOnlyItem label={emailLabel}>{email}</ReadOnlyItem>
       <ReadOnlyItem label="Password">
-        <MaskedPassword />
+        {invited ? <span className="text-slate-500">Not chosen yet (invited)</span> : <MaskedPassword />}
       </ReadOnlyItem>
     </>
   );
