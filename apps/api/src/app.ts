@@ -302,7 +302,7 @@ export async function buildApp({
     mailFirm: async () => (await branding.current()).branding,
   });
   await app.register(adminRoutes, { db, embedder: sigmaEmbedder, biClient, invitations });
-  await app.register(invitationRoutes, { auth, db, config, invitations });
+  await app.register(invitationRoutes, { auth, db, config, invitations, shared });
   await app.register(adminInvitationRoutes, { auth, db, config, invitations });
   await app.register(adminSessionRoutes, { auth, db });
   await app.register(sessionRoutes, { auth, db });

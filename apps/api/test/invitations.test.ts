@@ -542,3 +542,42 @@ describe("INVITE_LIFETIME_HOURS", () => {
     }
   });
 });
+
+describe("the invitation page's public calls", () => {
+  it("are limited per address (AUTH_IP_LIMIT_PER_MINUTE), audited when refused, and leave other routes alone", async () => {
+    const limited = await createTestApp(database, { SMTP_URL: smtp.url, AUTH_IP_LIMIT_PER_MINUTE: "3" });
+    try {
+      const call = (url: string, remoteAddress: string) =>
+        limited.app.inject({
+          method: "POST",
+          url,
+          remoteAddress,
+          headers: json,
+          payload: { token: "x".repeat(43) },
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await call("/api/invitations/lookup", "198.51.100.61")).statusCode);
+      expect(statuses.every((s) => s !== 429)).toBe(true);
+      const refused = await call("/api/invitations/accept", "198.51.100.61");
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers["retry-after"]).toMatch(/^\d+$/);
+      expect(refused.json()).toMatchObject({ code: "RATE_LIMITED" });
+      // Another address has its own count; other routes from the limited address are not counted here.
+      expect((await call("/api/invitations/lookup", "198.51.100.62")).statusCode).not.toBe(429);
+      const health = await limited.app.inject({
+        method: "GET",
+        url: "/healthz",
+        remoteAddress: "198.51.100.61",
+      });
+      expect(health.statusCode).toBe(200);
+      const rows = await query<{ n: number }>(
+        sql`select count(*)::int as n from audit_log where action = 'auth.request_refused'
+              and outcome = 'rate_limited' and ip = '198.51.100.61'`,
+      );
+      expect(rows[0]!.n).toBeGreaterThanOrEqual(1);
+    } finally {
+      await limited.app.close();
+    }
+  });
+});

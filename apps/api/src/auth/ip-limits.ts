@@ -1,39 +1,75 @@
 import type { BetterAuthOptions } from "better-auth";
-import { RateLimiterDrizzle, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import {
+  RateLimiterDrizzle,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
 import type { Database } from "../db/client.ts";
 import { limiterCounters } from "../db/schema.ts";
 import type { SharedStore } from "../lib/redis.ts";
 
 type RateLimitStorage = NonNullable<NonNullable<BetterAuthOptions["rateLimit"]>["customStorage"]>;
 
+/** What a counted request may do: go on, or wait `retryAfterSeconds` (429). */
+export type IpDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * A per-address limit of `points` requests per `duration` seconds, counted atomically in the database
+ * (rate-limiter-flexible's Drizzle store: every instance on the database shares it), or in Redis when several
+ * instances share one (decision 009), with the database as insurance while Redis is down.
+ */
+export function ipLimiter(
+  db: Database,
+  shared: SharedStore | undefined,
+  name: string,
+  points: number,
+  duration: number,
+): RateLimiterAbstract {
+  const inDatabase = new RateLimiterDrizzle({
+    storeClient: db,
+    schema: limiterCounters,
+    keyPrefix: name,
+    points,
+    duration,
+    // Expired rows are reused by the next upsert; the library's own sweep timer would outlive the app.
+    clearExpiredByTimeout: false,
+  });
+  if (!shared) return inDatabase;
+  return new RateLimiterRedis({
+    storeClient: shared.client,
+    keyPrefix: `${shared.prefix}${name}`,
+    points,
+    duration,
+    insuranceLimiter: inDatabase,
+  });
+}
+
+/** Counts one request of `key`; a store that cannot be reached at all throws (never a request let through). */
+export async function takeIp(limiter: RateLimiterAbstract, key: string): Promise<IpDecision> {
+  try {
+    await limiter.consume(key);
+    return { allowed: true };
+  } catch (refusal) {
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+  }
+}
+
 /**
  * Better Auth's per-IP limits (AUTH_IP_LIMIT_PER_MINUTE and its own rules) counted in Redis when several
- * instances share one (decision 009): each request is counted atomically with rate-limiter-flexible's
- * Redis store, so instances share one count and parallel requests cannot outrun it. While Redis is down the
- * same counts go to the database (the library's insurance limiter, an atomic upsert). Without REDIS_URL
- * Better Auth keeps its own database storage, whose conditional update is atomic too.
+ * instances share one: Better Auth's atomic `consume` is one `ipLimiter` per rule, so instances share one
+ * count and parallel requests cannot outrun it. Without REDIS_URL Better Auth keeps its own database
+ * storage, whose conditional update is atomic too.
  */
 export function sharedIpLimitStorage(db: Database, shared: SharedStore): RateLimitStorage {
   // One limiter per rule (window and maximum); Better Auth has a handful of rules.
-  const limiters = new Map<string, RateLimiterRedis>();
+  const limiters = new Map<string, RateLimiterAbstract>();
   const limiterFor = (rule: { window: number; max: number }) => {
     const name = `ip:${rule.max}:${rule.window}`;
     let limiter = limiters.get(name);
     if (!limiter) {
-      limiter = new RateLimiterRedis({
-        storeClient: shared.client,
-        keyPrefix: `${shared.prefix}${name}`,
-        points: rule.max,
-        duration: rule.window,
-        insuranceLimiter: new RateLimiterDrizzle({
-          storeClient: db,
-          schema: limiterCounters,
-          keyPrefix: name,
-          points: rule.max,
-          duration: rule.window,
-          clearExpiredByTimeout: false,
-        }),
-      });
+      limiter = ipLimiter(db, shared, name, rule.max, rule.window);
       limiters.set(name, limiter);
     }
     return limiter;
@@ -43,13 +79,10 @@ export function sharedIpLimitStorage(db: Database, shared: SharedStore): RateLim
     get: async () => null,
     set: async () => undefined,
     async consume(key, rule) {
-      try {
-        await limiterFor(rule).consume(key);
-        return { allowed: true, retryAfter: null };
-      } catch (refusal) {
-        if (!(refusal instanceof RateLimiterRes)) throw refusal;
-        return { allowed: false, retryAfter: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
-      }
+      const decision = await takeIp(limiterFor(rule), key);
+      return decision.allowed
+        ? { allowed: true, retryAfter: null }
+        : { allowed: false, retryAfter: decision.retryAfterSeconds };
     },
   };
 }

@@ -24,7 +24,9 @@ import {
   revokeInvitation,
 } from "../invitations/invitations.ts";
 import type { InvitationMailer } from "../invitations/mail.ts";
+import { ipLimiter, takeIp } from "../auth/ip-limits.ts";
 import { AppError } from "../lib/errors.ts";
+import type { SharedStore } from "../lib/redis.ts";
 import { requireRole } from "../plugins/authenticate.ts";
 
 export interface InvitationRoutesOptions {
@@ -32,6 +34,8 @@ export interface InvitationRoutesOptions {
   db: Database;
   config: AppConfig;
   invitations: InvitationMailer;
+  /** REDIS_URL: the per-address limit of the public calls is shared by every instance (decision 009). */
+  shared?: SharedStore | undefined;
 }
 
 const errors = {
@@ -41,6 +45,7 @@ const errors = {
   404: ZErrorResponseSchema,
   409: ZErrorResponseSchema,
   410: ZErrorResponseSchema,
+  429: ZErrorResponseSchema,
 };
 
 const personParams = z.object({ kind: ZInvitationKindSchema, id: pathId("id") });
@@ -48,12 +53,34 @@ const noStore = { "cache-control": "no-store" };
 
 /**
  * The invitation page's two calls (public: the person has no session yet; the link's token is the proof).
- * Tokens travel in the body, never the path, and answers are not cached.
+ * Tokens travel in the body, never the path, and answers are not cached. Each address may make
+ * AUTH_IP_LIMIT_PER_MINUTE of them a minute, counted before the body is read, like the sign-in's limit;
+ * a refusal is audited.
  */
 export const invitationRoutes: FastifyPluginAsyncZod<InvitationRoutesOptions> = async (
   app,
-  { db, config },
+  { db, config, shared },
 ) => {
+  const limiter = ipLimiter(db, shared, "invitation-ip", config.authIpLimitPerMinute, 60);
+  app.addHook("onRequest", async (request, reply) => {
+    const decision = await takeIp(limiter, request.ip);
+    if (decision.allowed) return;
+    await recordAudit(db, {
+      action: "auth.request_refused",
+      outcome: "rate_limited",
+      details: { path: request.routeOptions.url ?? null, status: 429 },
+      ip: request.ip,
+      userAgent: request.headers["user-agent"] ?? null,
+      requestId: request.id,
+    });
+    reply.header("retry-after", String(decision.retryAfterSeconds));
+    throw new AppError(
+      429,
+      `Too many requests from your address. Try again in ${decision.retryAfterSeconds} seconds.`,
+      "RATE_LIMITED",
+    );
+  });
+
   app.post(
     "/api/invitations/lookup",
     {
