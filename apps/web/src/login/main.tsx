@@ -11,8 +11,6 @@ import { accessRedirect } from "@/features/auth/access";
 import { getConfig } from "@/features/auth/api/get-config";
 import { AdminLoginScreen } from "@/features/auth/components/admin-login-screen";
 import { LoginScreen } from "@/features/auth/components/login-screen";
-import { InvitationScreen } from "@/features/auth/components/invitation-screen";
-import { ResetPasswordScreen } from "@/features/auth/components/reset-password-screen";
 import { BrandingProvider, getBranding } from "@/lib/branding";
 import { getErrorMessage } from "@/lib/errors";
 import { getSession } from "@/lib/get-session";
@@ -41,8 +39,15 @@ async function start() {
   const path = signInPathOf(window.location.pathname);
   const search = window.location.search;
   if (path === null) return replacePage("/login");
-  if (path === "/reset-password") return render(<ResetPasswordScreen search={search} />);
-  if (path === "/invitation") return render(<InvitationScreen search={search} />);
+  // Reached only from an emailed link: loaded on demand, so /login itself stays within its budget.
+  if (path === "/reset-password") {
+    const { ResetPasswordScreen } = await import("@/features/auth/components/reset-password-screen");
+    return render(<ResetPasswordScreen search={search} />);
+  }
+  if (path === "/invitation") {
+    const { InvitationScreen } = await import("@/features/auth/components/invitation-screen");
+    return render(<InvitationScreen search={search} />);
+  }
 
   // Route table (spec section 2): a signed-in visitor is sent on before the screen shows.
   render(<CheckingAuthentication />);
@@ -68,4 +73,9 @@ async function start() {
 // SPA made before it handed over (same document lineage) as a move within this page: load that entry for real.
 window.addEventListener("popstate", () => window.location.reload());
 
-void start();
+// A screen that could not be loaded (the network dropped mid-way) says so instead of leaving a blank page.
+start().catch((error: unknown) =>
+  render(
+    <ErrorScreen message={getErrorMessage(error, "This page could not be loaded. Please reload it.")} />,
+  ),
+);
