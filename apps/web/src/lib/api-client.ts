@@ -7,6 +7,7 @@ import { toRequestError } from "./errors";
 
 type TApiRequest<TSchema extends core.$ZodType> = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Sent as JSON; a file (`Blob`) is sent as it is, with the Content-Type given in `headers`. */
   body?: unknown;
   headers?: Record<string, string>;
   /** Validates the response body; the parsed value is returned. */
@@ -24,6 +25,7 @@ export async function apiRequest<TSchema extends core.$ZodType>(
   path: string,
   { method = "GET", body, headers = {}, schema, fallbackError, signal }: TApiRequest<TSchema>,
 ): Promise<core.output<TSchema>> {
+  const raw = body instanceof Blob;
   let response: Response;
   try {
     response = await fetch(path, {
@@ -31,10 +33,10 @@ export async function apiRequest<TSchema extends core.$ZodType>(
       credentials: "same-origin",
       headers: {
         Accept: "application/json",
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(body === undefined || raw ? {} : { "Content-Type": "application/json" }),
         ...headers,
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
       signal,
     });
   } catch {

@@ -1,8 +1,9 @@
 import { useMutation } from "@tanstack/react-query";
 
-import { LOGO_MAX_BYTES, ZBrandingResponseSchema, ZErrorResponseSchema } from "@portal/contracts";
+import { LOGO_MAX_BYTES, ZBrandingResponseSchema } from "@portal/contracts";
 
-import { AppRequestError, toRequestError } from "@/lib/errors";
+import { apiRequest } from "@/lib/api-client";
+import { AppRequestError } from "@/lib/errors";
 
 import { useBrandingSaved } from "./update-settings";
 
@@ -22,28 +23,13 @@ export async function uploadLogo(file: File) {
       `The logo file is ${size}; a logo may be at most 512 KB. Export it smaller or as SVG.`,
     );
   }
-  let response: Response;
-  try {
-    response = await fetch("/api/admin/settings/logo", {
-      method: "PUT",
-      credentials: "same-origin",
-      headers: { Accept: "application/json", "Content-Type": "application/octet-stream" },
-      body: file,
-    });
-  } catch {
-    throw toRequestError({}, "The portal could not be reached. Check your connection and try again.");
-  }
-  const payload: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const parsed = ZErrorResponseSchema.safeParse(payload);
-    throw toRequestError(
-      { status: response.status, error: parsed.data?.error, code: parsed.data?.code },
-      UPLOAD_LOGO_FAILED,
-    );
-  }
-  const parsed = ZBrandingResponseSchema.safeParse(payload);
-  if (!parsed.success) throw toRequestError({}, UPLOAD_LOGO_FAILED);
-  return parsed.data;
+  return apiRequest("/api/admin/settings/logo", {
+    method: "PUT",
+    body: file,
+    headers: { "Content-Type": "application/octet-stream" },
+    schema: ZBrandingResponseSchema,
+    fallbackError: UPLOAD_LOGO_FAILED,
+  });
 }
 
 export function useUploadLogo() {

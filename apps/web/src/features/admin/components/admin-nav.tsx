@@ -3,8 +3,7 @@ import { useMatch } from "react-router";
 import { SidebarLink } from "@/components/layouts/shell-layout";
 import { BriefcaseIcon, ChartIcon, ShieldIcon, UsersIcon } from "@/components/ui/icons";
 
-import { RetryIcon } from "./admin-icons";
-import { PaletteIcon } from "./settings-icon";
+import { PaletteIcon, RetryIcon } from "./admin-icons";
 
 /** Admin sidebar: the three back-office lists, the BI sync queue, the audit log and the firm's settings. */
 export function AdminNav({ collapsed }: { collapsed: boolean }) {
