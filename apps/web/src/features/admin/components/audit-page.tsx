@@ -1,9 +1,7 @@
 import { useSearchParams } from "react-router";
 
 import { Button } from "@/components/ui/button";
-import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
-import { getErrorMessage } from "@/lib/errors";
 
 import { LOAD_AUDIT_FAILED, useAudit } from "../api/get-audit";
 import { cursorFromParams, filtersFromParams, paramsFor } from "../utils/audit-filters";
@@ -12,6 +10,7 @@ import { AuditChainStatus } from "./audit-chain-status";
 import { AuditExport } from "./audit-export";
 import { AuditFiltersForm } from "./audit-filters-form";
 import { AuditTable } from "./audit-table";
+import { ListBody } from "./list-body";
 
 const count = new Intl.NumberFormat("en-US");
 
@@ -30,29 +29,16 @@ export function AuditPage() {
   const show = (next: TAuditFilters, at?: TAuditCursor) => setParams(paramsFor(next, at));
   const hasFilters = Object.keys(filters).length > 0;
 
-  let body;
-  if (query.isPending) {
-    body = (
-      <p role="status" className="flex items-center justify-center gap-3 px-6 py-16 text-sm text-slate-600">
-        <Spinner className="size-5 text-emerald-600" />
-        Loading...
-      </p>
-    );
-  } else if (query.isError) {
-    body = (
-      <div className="p-6">
-        <FormMessage tone="error">{getErrorMessage(query.error, LOAD_AUDIT_FAILED)}</FormMessage>
-      </div>
-    );
-  } else if (page && page.rows.length === 0) {
-    body = (
-      <p className="px-6 py-16 text-center text-sm text-slate-600">
-        {hasFilters ? "No audit entries match these filters." : "The audit log is empty."}
-      </p>
-    );
-  } else if (page) {
-    body = <AuditTable rows={page.rows} dimmed={query.isPlaceholderData} />;
-  }
+  const body = (
+    <ListBody
+      query={query}
+      errorFallback={LOAD_AUDIT_FAILED}
+      empty={page?.rows.length === 0}
+      emptyText={hasFilters ? "No audit entries match these filters." : "The audit log is empty."}
+    >
+      {page && <AuditTable rows={page.rows} dimmed={query.isPlaceholderData} />}
+    </ListBody>
+  );
 
   const matching = page
     ? page.capped

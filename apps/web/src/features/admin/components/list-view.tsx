@@ -8,13 +8,13 @@ import { cn } from "@/components/ui/cn";
 import { controlClasses } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
-import { getErrorMessage } from "@/lib/errors";
 
 import { noticeFrom } from "../utils/notice";
 import { pageCount, pageRangeText } from "../utils/paging";
 import type { TListPage } from "../utils/paging";
 import type { useListState } from "../utils/use-list-state";
 import { SearchIcon, TrashIcon } from "./admin-icons";
+import { ListBody } from "./list-body";
 
 export type TColumn<T> = {
   header: string;
@@ -110,29 +110,10 @@ export function ListView<T>({
     void navigate(to, { state });
   };
 
-  let body: ReactNode;
-  if (query.isPending) {
-    body = (
-      <p role="status" className="flex items-center justify-center gap-3 px-6 py-16 text-sm text-slate-600">
-        <Spinner className="size-5 text-emerald-600" />
-        Loading...
-      </p>
-    );
-  } else if (query.isError) {
-    body = (
-      <div className="p-6">
-        <FormMessage tone="error">{getErrorMessage(query.error, loadErrorFallback)}</FormMessage>
-      </div>
-    );
-  } else if (page && page.rows.length === 0) {
-    body = (
-      <p className="px-6 py-16 text-center text-sm text-slate-600">
-        {list.q ? `${emptyText.replace(/\.$/, "")} matching “${list.q}”.` : emptyText}
-      </p>
-    );
-  } else if (page) {
+  let table: ReactNode = null;
+  if (page) {
     // A table from md up; on phones every row becomes a card of label/value lines (same markup).
-    body = (
+    table = (
       <div className="md:overflow-x-auto">
         <table className="w-full text-left text-sm max-md:block md:min-w-[44rem]">
           <caption className="sr-only">{caption}</caption>
@@ -206,6 +187,16 @@ export function ListView<T>({
       </div>
     );
   }
+  const body = (
+    <ListBody
+      query={query}
+      errorFallback={loadErrorFallback}
+      empty={page?.rows.length === 0}
+      emptyText={list.q ? `${emptyText.replace(/\.$/, "")} matching “${list.q}”.` : emptyText}
+    >
+      {table}
+    </ListBody>
+  );
 
   return (
     <div className="space-y-4">

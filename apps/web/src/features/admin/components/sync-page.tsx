@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import type { ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 
 import { SYNC_FILTERS } from "@portal/contracts";
@@ -17,6 +18,7 @@ import { useRetryAllFailedSync, useRetrySyncChange } from "../api/retry-sync";
 import { pageCount, pageFromParam, pageRangeText } from "../utils/paging";
 import { SYNC_RETRY_FAILED } from "../utils/sync";
 import { RetryIcon } from "./admin-icons";
+import { ListBody } from "./list-body";
 import { Pagination } from "./list-view";
 import { PageHeader } from "./page-header";
 
@@ -202,34 +204,11 @@ export function SyncPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pastTheEnd, lastPage]);
 
-  let body;
-  if (query.isPending) {
-    body = (
-      <p role="status" className="flex items-center justify-center gap-3 px-6 py-16 text-sm text-slate-600">
-        <Spinner className="size-5 text-emerald-600" />
-        Loading...
-      </p>
-    );
-  } else if (query.isError) {
-    body = (
-      <div className="p-6">
-        <FormMessage tone="error">{getErrorMessage(query.error, LOAD_SYNC_FAILED)}</FormMessage>
-      </div>
-    );
-  } else if (data && data.rows.length === 0) {
-    body = (
-      <p className="px-6 py-16 text-center text-sm text-slate-600">
-        {status === "failed"
-          ? "No change has been refused by the BI service."
-          : status === "waiting"
-            ? "No change is waiting for the BI service."
-            : "Everything has reached the BI service."}
-      </p>
-    );
-  } else if (data) {
+  let table: ReactNode = null;
+  if (data) {
     const cell =
       "px-4 py-3 align-top text-slate-700 max-md:flex max-md:gap-3 max-md:px-0 max-md:py-1 max-md:before:w-28 max-md:before:shrink-0 max-md:before:text-slate-500 max-md:before:content-[attr(data-label)]";
-    body = (
+    table = (
       <table className="w-full text-left text-sm max-md:block">
         <caption className="sr-only">Changes on their way to the BI service</caption>
         <thead className="border-b border-slate-200 bg-slate-50/80 text-xs font-semibold text-slate-600 max-md:sr-only">
@@ -278,6 +257,22 @@ export function SyncPage() {
       </table>
     );
   }
+  const body = (
+    <ListBody
+      query={query}
+      errorFallback={LOAD_SYNC_FAILED}
+      empty={data?.rows.length === 0}
+      emptyText={
+        status === "failed"
+          ? "No change has been refused by the BI service."
+          : status === "waiting"
+            ? "No change is waiting for the BI service."
+            : "Everything has reached the BI service."
+      }
+    >
+      {table}
+    </ListBody>
+  );
 
   return (
     <section aria-labelledby="page-title" className="space-y-4">
