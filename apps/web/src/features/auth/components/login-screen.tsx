@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { lazy, Suspense, useId, useState } from "react";
 
 import type { TPublicConfig } from "@portal/contracts";
 
@@ -13,7 +13,9 @@ import { AuthLayout } from "./auth-layout";
 import { CreateAccountForm } from "./create-account-form";
 import { SignInForm } from "./sign-in-form";
 import type { TFormMessage } from "./sign-in-form";
-import { SocialSignIn } from "./social-sign-in";
+
+// Only a firm that configured a provider shows its buttons: their icons load then, not with every sign-in page.
+const SocialSignIn = lazy(() => import("./social-sign-in").then((m) => ({ default: m.SocialSignIn })));
 
 type TMode = "sign-in" | "create-account";
 
@@ -87,11 +89,13 @@ export function LoginScreen({ config, search }: TLoginScreenProps) {
           </p>
         </header>
 
-        {config && !secondStep ? (
-          <SocialSignIn
-            providers={config.socialProviders}
-            onError={(text) => setMessage({ tone: "error", text })}
-          />
+        {config && config.socialProviders.length > 0 && !secondStep ? (
+          <Suspense fallback={null}>
+            <SocialSignIn
+              providers={config.socialProviders}
+              onError={(text) => setMessage({ tone: "error", text })}
+            />
+          </Suspense>
         ) : null}
 
         {signUpEnabled && !secondStep ? (
