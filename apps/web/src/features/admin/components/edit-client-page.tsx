@@ -11,13 +11,12 @@ import type { TEditClientFormInput, TEditClientFormValues } from "../api/edit-cl
 import { buttonClasses } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 
-import { useClientTarget } from "../api/find-client";
 import { useResyncClient } from "../api/resync-client";
 import { useWorkbooks } from "../api/get-workbooks";
 import { hasMissingFields, saveState } from "../utils/form-errors";
 import { useToListWithNotice } from "../utils/notice";
 import { namesOrNone } from "../utils/people";
-import { EditTargetState } from "./edit-target";
+import { ClientTargetPage } from "./client-target-page";
 import { FormPage, ReadOnlyItem, ReadOnlySection, SubmitFooter } from "./form-layout";
 import { PersonIdentityFields, RegisteredSignIn, SigmaSyncItem } from "./person-fields";
 import { PrivilegeBadge } from "./privilege-badge";
@@ -34,22 +33,9 @@ const LIST = "/admin/client-list";
  * from the address bar (reload, bookmark) the client is looked up by the Client ID in `?id=`.
  */
 export function EditClientPage() {
-  const { client, clientId, lookup } = useClientTarget();
-
-  if (!client) {
-    return (
-      <EditTargetState
-        title="Edit Client"
-        target={clientId}
-        lookup={lookup}
-        noneSelected="No client selected. Choose one from the client list."
-        loadFailed="Failed to load the client."
-        listTo={LIST}
-        listLabel="Back to clients"
-      />
-    );
-  }
-  return <EditClientForm key={client.c_id} client={client} />;
+  return (
+    <ClientTargetPage title="Edit Client">{(client) => <EditClientForm client={client} />}</ClientTargetPage>
+  );
 }
 
 function EditClientForm({ client }: { client: TClient }) {

@@ -10,33 +10,18 @@ import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
 import { getErrorMessage } from "@/lib/errors";
 
-import { useClientTarget } from "../api/find-client";
 import { useWorkbooks } from "../api/get-workbooks";
 import { VIEW_AS_FAILED, useViewAsClient } from "../api/view-as-client";
-import { EditTargetState } from "./edit-target";
-
-const LIST = "/admin/client-list";
+import { ClientTargetPage } from "./client-target-page";
 
 /**
  * /admin/view-as-client?id=<Client ID>: exactly what the client sees in each of their workbooks (an embed
  * minted with their identity), read-only, under a banner that says so. Opened from Edit Client.
  */
 export function ViewAsClientPage() {
-  const { client, clientId, lookup } = useClientTarget();
-  if (!client) {
-    return (
-      <EditTargetState
-        title="View as client"
-        target={clientId}
-        lookup={lookup}
-        noneSelected="No client selected. Choose one from the client list."
-        loadFailed="Failed to load the client."
-        listTo={LIST}
-        listLabel="Back to clients"
-      />
-    );
-  }
-  return <ClientView key={client.c_id} client={client} />;
+  return (
+    <ClientTargetPage title="View as client">{(client) => <ClientView client={client} />}</ClientTargetPage>
+  );
 }
 
 function ClientView({ client }: { client: TClient }) {
