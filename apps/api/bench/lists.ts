@@ -9,7 +9,8 @@
 import { ZClientListQuerySchema } from "@portal/contracts";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import { clientListQuery } from "../src/admin/clients.ts";
+import { clientKind } from "../src/people/kinds.ts";
+import { personListQuery } from "../src/people/people.ts";
 import { buildApp } from "../src/app.ts";
 import { ensureUser } from "../src/accounts/accounts.ts";
 import { loadConfig } from "../src/config.ts";
@@ -138,7 +139,9 @@ async function main() {
       const res = await app.inject({ method: "GET", url: c.url, headers });
       if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode} ${res.body}`);
       const api = await time(() => app.inject({ method: "GET", url: c.url, headers }));
-      const compiled = dialect.sqlToQuery(clientListQuery(ZClientListQuerySchema.parse(c.query)).statement);
+      const compiled = dialect.sqlToQuery(
+        personListQuery(clientKind, ZClientListQuerySchema.parse(c.query)).statement,
+      );
       const direct = await time(() => pool.query(compiled.sql, compiled.params));
       if (c.label === "first page") firstPages.push(api.p95);
       results.push(

@@ -35,7 +35,7 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { authenticate, mustEnrol, SAFE_METHODS, type CachedPrincipal } from "./plugins/authenticate.ts";
 import { requestBodies } from "./plugins/request-bodies.ts";
 import { adminRoutes } from "./routes/admin.ts";
-import { adminSessionRoutes } from "./routes/admin-sessions.ts";
+import { peopleRoutes } from "./people/routes.ts";
 import { adminSettingsRoutes } from "./routes/admin-settings.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { brandingRoutes } from "./routes/branding.ts";
@@ -302,9 +302,9 @@ export async function buildApp({
     mailFirm: async () => (await branding.current()).branding,
   });
   await app.register(adminRoutes, { db, embedder: sigmaEmbedder, biClient, invitations });
+  await app.register(peopleRoutes, { auth, db, embedder: sigmaEmbedder, invitations });
   await app.register(invitationRoutes, { auth, db, config, invitations, shared });
   await app.register(adminInvitationRoutes, { auth, db, config, invitations });
-  await app.register(adminSessionRoutes, { auth, db });
   await app.register(sessionRoutes, { auth, db });
   await app.register(embedRoutes, {
     db,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, queryNumber, storableText } from "./admin.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, queryNumber, storableText } from "./fields.ts";
 
 // ---- The audit log (/admin/audit): the trail of every change, sign-in and refusal, newest first ----
 

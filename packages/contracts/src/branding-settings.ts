@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredText, storableText } from "./admin.ts";
+import { requiredText, storableText } from "./fields.ts";
 import { primaryColourProblem } from "./colour-contrast.ts";
 
 /** Full-zod twin of `ZBrandingSchema` for the API's serialiser (the back office and the API read this one). */

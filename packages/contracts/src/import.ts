@@ -1,12 +1,10 @@
 import { z } from "zod";
+import { ZPersonKindSchema, type TPersonKind } from "./people.ts";
 
 /**
  * CSV import of clients and employees (issue 14, decision 013, DEVIATIONS D52): upload a file, map its
  * columns, preview every row's problems, then import it as a durable job whose progress can be followed.
  */
-
-export const IMPORT_KINDS = ["client", "employee"] as const;
-export type TImportKind = (typeof IMPORT_KINDS)[number];
 
 /** Largest file and most rows one import takes. */
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
@@ -16,7 +14,7 @@ export const IMPORT_MAX_ROWS = 50_000;
 export const IMPORT_FIELDS = {
   client: ["clientId", "firstName", "lastName", "email", "password", "privilege", "workbooks"],
   employee: ["employeeId", "firstName", "lastName", "email", "password", "privilege", "clients"],
-} as const;
+} as const satisfies Record<TPersonKind, readonly string[]>;
 export type TImportField =
   (typeof IMPORT_FIELDS)["client"][number] | (typeof IMPORT_FIELDS)["employee"][number];
 
@@ -34,8 +32,6 @@ export const IMPORT_FIELD_LABELS: Record<TImportField, string> = {
   workbooks: "Workbooks",
   clients: "Assigned Clients",
 };
-
-export const ZImportKindSchema = z.enum(IMPORT_KINDS, { error: "kind must be client or employee." });
 
 /** Field → index of the file's column (0-based); a field left out is not in the file. */
 export const ZImportMappingSchema = z.partialRecord(
@@ -67,7 +63,7 @@ export type TImportRowProblem = z.infer<typeof ZImportRowProblemSchema>;
 
 export const ZImportJobSchema = z.object({
   id: z.uuid(),
-  kind: ZImportKindSchema,
+  kind: ZPersonKindSchema,
   fileName: z.string(),
   status: z.enum(IMPORT_JOB_STATUSES),
   /** The file's header cells, in order. */
@@ -94,7 +90,7 @@ export const ZImportJobSchema = z.object({
 export type TImportJob = z.infer<typeof ZImportJobSchema>;
 
 export const ZImportJobIdParamsSchema = z.object({ jobId: z.uuid({ error: "jobId must be an import id." }) });
-export const ZImportUploadParamsSchema = z.object({ kind: ZImportKindSchema });
+export const ZImportUploadParamsSchema = z.object({ kind: ZPersonKindSchema });
 export const ZImportUploadQuerySchema = z.object({
   fileName: z
     .string()

@@ -2,6 +2,22 @@ export * from "./auth.ts";
 export * from "./provision.ts";
 export * from "./config.ts";
 export * from "./errors.ts";
+export {
+  ALL_FIELDS_REQUIRED,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  PRIVILEGES,
+  ZEmbedDataSchema,
+  ZMessageSchema,
+  ZPrivilegeSchema,
+  pathId,
+  queryNumber,
+  requiredText,
+  storableText,
+  type TEmbedData,
+  type TPrivilege,
+} from "./fields.ts";
+export * from "./people.ts";
 export * from "./admin.ts";
 export * from "./routes.ts";
 export * from "./mfa.ts";

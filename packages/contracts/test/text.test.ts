@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { pathId, ZAddClientRequestSchema, ZWorkbookInputSchema } from "../src/admin.ts";
+import { pathId, ZAddClientRequestSchema, ZWorkbookInputSchema } from "../src/index.ts";
 import { ZSignUpSchema } from "../src/auth.ts";
 import { textProblem } from "../src/text.ts";
 

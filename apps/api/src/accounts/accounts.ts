@@ -90,6 +90,32 @@ export async function createSignInAccount(tx: Transaction, input: NewAccount): P
 }
 
 /** Whether the account has a password to sign in with (an invited person has none until they accept). */
+/**
+ * `createSignInAccount` for a batch of new emails (the CSV import, whose rows were checked against the
+ * existing accounts first): the users and their credentials in two statements.
+ */
+export async function createSignInAccountsInBulk(
+  tx: Transaction,
+  role: NewAccount["role"],
+  people: { id: string; name: string; email: string; passwordHash: string | null }[],
+): Promise<void> {
+  if (people.length === 0) return;
+  await tx
+    .insert(users)
+    .values(people.map((p) => ({ id: p.id, name: p.name, email: p.email, emailVerified: true, role })));
+  const withPassword = people.filter((p) => p.passwordHash !== null);
+  if (withPassword.length === 0) return;
+  await tx.insert(accounts).values(
+    withPassword.map((p) => ({
+      id: crypto.randomUUID(),
+      userId: p.id,
+      providerId: "credential",
+      accountId: p.id,
+      password: p.passwordHash!,
+    })),
+  );
+}
+
 export async function hasPassword(tx: Executor, userId: string): Promise<boolean> {
   const [credential] = await tx
     .select({ id: accounts.id })

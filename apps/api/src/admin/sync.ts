@@ -1,27 +1,15 @@
 import type { TSyncItem, TSyncListQuery, TSyncOverview, ZSyncListQuerySchema } from "@portal/contracts";
 import type { SigmaRestClient } from "@portal/sigma";
-import { eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/audit.ts";
 import { resetTwoFactor } from "../auth/two-factor.ts";
-import type { Database, Executor, Transaction } from "../db/client.ts";
-import { clients, employees } from "../db/schema.ts";
+import type { Database, Transaction } from "../db/client.ts";
+import type { PersonKind } from "../people/kinds.ts";
+import { findPerson } from "../people/people.ts";
 import { notFound } from "../lib/errors.ts";
-import { memberUpsertPayload } from "./people.ts";
+import { memberUpsertPayload } from "../people/member-sync.ts";
 import { auditActor, rows, type Actor } from "./shared.ts";
-
-/** A client or an employee, by the id the admin pages use. */
-export type PersonTarget = { type: "client"; cId: number } | { type: "employee"; eId: number };
-
-/** The person's sign-in account; 404 in the admin's words when there is no such client or employee. */
-export async function signInAccountOf(db: Executor, target: PersonTarget): Promise<string> {
-  const [row] =
-    target.type === "client"
-      ? await db.select({ userId: clients.userId }).from(clients).where(eq(clients.cId, target.cId))
-      : await db.select({ userId: employees.userId }).from(employees).where(eq(employees.eId, target.eId));
-  if (!row) throw notFound(target.type === "client" ? "Client not found." : "Employee not found.");
-  return row.userId;
-}
 
 /**
  * Puts failed BI changes (`which`) back in the queue, due at once and in their original order. A failed
@@ -53,15 +41,20 @@ async function requeue(tx: Transaction, which: SQL): Promise<string[]> {
 }
 
 /** A client's or employee's failed BI changes, back in the queue (Retry on the lists and edit screens). */
-export async function retryFailedSync(db: Database, target: PersonTarget, actor: Actor): Promise<number> {
+export async function retryFailedSync(
+  db: Database,
+  kind: PersonKind,
+  personId: number,
+  actor: Actor,
+): Promise<number> {
   return db.transaction(async (tx) => {
-    const userId = await signInAccountOf(tx, target);
+    const { userId } = await findPerson(tx, kind, personId);
     const requeued = await requeue(tx, sql`status = 'failed' and user_id = ${userId}`);
     await recordAudit(tx, {
-      action: `${target.type}.sync_retried`,
+      action: `${kind.kind}.sync_retried`,
       outcome: "success",
-      targetType: target.type,
-      targetId: String(target.type === "client" ? target.cId : target.eId),
+      targetType: kind.kind,
+      targetId: String(personId),
       details: { requeued: requeued.length },
       ...auditActor(actor),
     });
@@ -187,8 +180,9 @@ export async function retryAllFailedSync(db: Database, actor: Actor): Promise<nu
  */
 export async function resetPersonTwoFactor(
   db: Database,
-  target: PersonTarget,
+  kind: PersonKind,
+  personId: number,
   actor: Actor,
 ): Promise<boolean> {
-  return resetTwoFactor(db, await signInAccountOf(db, target), actor);
+  return resetTwoFactor(db, (await findPerson(db, kind, personId)).userId, actor);
 }

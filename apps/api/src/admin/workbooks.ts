@@ -5,7 +5,7 @@ import { recordAudit } from "../audit/audit.ts";
 import type { Database, Executor } from "../db/client.ts";
 import { workbooks } from "../db/schema.ts";
 import { AppError, notFound } from "../lib/errors.ts";
-import { peopleSeeingWorkbook, queueMemberUpserts } from "./people.ts";
+import { peopleSeeingWorkbook, queueMemberUpserts } from "../people/member-sync.ts";
 import { auditActor, containsPattern, rethrowConflict, rows, type Actor } from "./shared.ts";
 import { enqueueOutbox } from "../outbox/requests.ts";
 

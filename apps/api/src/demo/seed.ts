@@ -1,8 +1,8 @@
 import { DEMO_ADMIN, DEMO_CLIENTS, DEMO_EMPLOYEE, DEMO_WORKBOOKS } from "@portal/contracts/demo";
 import { ZAddClientRequestSchema, ZAddEmployeeRequestSchema, ZWorkbookInputSchema } from "@portal/contracts";
 import { eq, inArray } from "drizzle-orm";
-import { addClient } from "../admin/clients.ts";
-import { addEmployee } from "../admin/employees.ts";
+import { clientKind, employeeKind } from "../people/kinds.ts";
+import { addPerson } from "../people/people.ts";
 import type { Actor } from "../admin/shared.ts";
 import { addWorkbook } from "../admin/workbooks.ts";
 import type { Auth } from "../auth/auth.ts";
@@ -69,11 +69,12 @@ export async function seedDemoData(auth: Auth, db: Database): Promise<DemoSignIn
       .from(clients)
       .where(eq(clients.clientId, c.clientId));
     if (exists) continue;
-    await addClient(
-      db,
-      ZAddClientRequestSchema.parse({ ...c, role: "client", workbookIds: catalogue.map((w) => w.id) }),
-      SYSTEM,
-    );
+    const input = ZAddClientRequestSchema.parse({
+      ...c,
+      role: "client",
+      workbookIds: catalogue.map((w) => w.id),
+    });
+    await addPerson(db, clientKind, clientKind.readAdd(input), input.password, SYSTEM);
   }
 
   const [employeeExists] = await db
@@ -86,15 +87,12 @@ export async function seedDemoData(auth: Auth, db: Database): Promise<DemoSignIn
       .from(clients)
       .where(inArray(clients.clientId, [...DEMO_EMPLOYEE.clientIds]));
     const { clientIds: _businessIds, ...employee } = DEMO_EMPLOYEE;
-    await addEmployee(
-      db,
-      ZAddEmployeeRequestSchema.parse({
-        ...employee,
-        role: "employee",
-        clientIds: assigned.map((c) => c.cId),
-      }),
-      SYSTEM,
-    );
+    const input = ZAddEmployeeRequestSchema.parse({
+      ...employee,
+      role: "employee",
+      clientIds: assigned.map((c) => c.cId),
+    });
+    await addPerson(db, employeeKind, employeeKind.readAdd(input), input.password, SYSTEM);
   }
 
   return [

@@ -2,7 +2,7 @@ import {
   IMPORT_FIELDS,
   IMPORT_OPTIONAL_FIELDS,
   type TImportField,
-  type TImportKind,
+  type TPersonKind,
   type TImportMapping,
 } from "@portal/contracts";
 
@@ -37,7 +37,7 @@ const SPELLINGS: Record<TImportField, string[]> = {
 };
 
 /** The mapping suggested for a file's headers: each field to the first column spelt like it, none twice. */
-export function suggestMapping(kind: TImportKind, headers: string[]): TImportMapping {
+export function suggestMapping(kind: TPersonKind, headers: string[]): TImportMapping {
   const keys = headers.map(headerKey);
   const taken = new Set<number>();
   const mapping: TImportMapping = {};
@@ -56,7 +56,7 @@ export function suggestMapping(kind: TImportKind, headers: string[]): TImportMap
 
 /** Required fields the mapping leaves out, and the mapping's own mistakes (a column used twice, out of range). */
 export function mappingProblem(
-  kind: TImportKind,
+  kind: TPersonKind,
   mapping: TImportMapping,
   columns: number,
 ): string | undefined {
@@ -70,7 +70,7 @@ export function mappingProblem(
 }
 
 export function missingFields(
-  kind: TImportKind,
+  kind: TPersonKind,
   mapping: TImportMapping,
   /** Without a Password column everyone is invited (D55), when invitations can be mailed. */
   canInvite = false,

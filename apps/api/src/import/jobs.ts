@@ -1,8 +1,9 @@
 import {
+  PEOPLE,
   IMPORT_FIELD_LABELS,
   IMPORT_FIELDS,
   type TImportJob,
-  type TImportKind,
+  type TPersonKind,
   type TImportMapping,
   type TImportRowProblem,
 } from "@portal/contracts";
@@ -23,7 +24,7 @@ const STORE_CHUNK = 2_000;
 
 interface JobRecord {
   id: string;
-  kind: TImportKind;
+  kind: TPersonKind;
   fileName: string;
   status: TImportJob["status"];
   headers: string[];
@@ -62,7 +63,7 @@ export function jobActor(
 
 async function checkedStatuses(
   db: Executor,
-  kind: TImportKind,
+  kind: TPersonKind,
   headers: string[],
   mapping: TImportMapping,
   rows: FileRow[],
@@ -82,7 +83,7 @@ async function checkedStatuses(
  */
 export async function createImport(
   db: Database,
-  input: { kind: TImportKind; fileName: string; bytes: Buffer },
+  input: { kind: TPersonKind; fileName: string; bytes: Buffer },
   actor: Actor,
   canInvite = false,
 ): Promise<string> {
@@ -233,7 +234,7 @@ const iso = (date: Date | string | null) => (date === null ? null : new Date(dat
 export async function getImport(db: Executor, jobId: string): Promise<TImportJob> {
   const job = await findJob(db, jobId);
   const counts = await countRows(db, jobId);
-  const idField = job.kind === "client" ? "clientId" : "employeeId";
+  const idField = PEOPLE[job.kind].businessIdField;
   const problems = rowsOf<{
     line: number;
     cells: string[];

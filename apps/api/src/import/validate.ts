@@ -2,10 +2,8 @@ import {
   ALL_FIELDS_REQUIRED,
   IMPORT_FIELD_LABELS,
   PRIVILEGES,
-  ZAddClientRequestSchema,
-  ZAddEmployeeRequestSchema,
   type TImportField,
-  type TImportKind,
+  type TPersonKind,
   type TImportMapping,
 } from "@portal/contracts";
 import { sql } from "drizzle-orm";
@@ -13,10 +11,8 @@ import type { z } from "zod";
 import { passwordProblem } from "../accounts/password.ts";
 import { rows as rowsOf } from "../admin/shared.ts";
 import type { Executor } from "../db/client.ts";
+import { PERSON_KIND, type PersonFields, type PersonKind } from "../people/kinds.ts";
 import { mapRow } from "./columns.ts";
-
-export type ClientInput = z.output<typeof ZAddClientRequestSchema>;
-export type EmployeeInput = z.output<typeof ZAddEmployeeRequestSchema>;
 
 export interface FileRow {
   line: number;
@@ -24,18 +20,16 @@ export interface FileRow {
 }
 
 export type CheckedRow =
-  | { line: number; status: "ok"; kind: "client"; input: ClientInput; invite: boolean }
-  | { line: number; status: "ok"; kind: "employee"; input: EmployeeInput; invite: boolean }
+  /** `password` null: the person is invited to choose one (D55). */
+  | { line: number; status: "ok"; fields: PersonFields; password: string | null }
   | { line: number; status: "invalid" | "skipped"; reason: string };
 
 /** What the portal already has that a file's rows are checked against. */
 export interface Lookups {
-  /** Workbooks by full name and by label (the name before its Sigma id), lower case; null when a label is ambiguous. */
-  workbooks: Map<string, number | null>;
-  /** Existing clients' business ids → internal id (employees' Assigned Clients). */
-  clientIds: Map<string, number>;
+  /** What the rows may name as assigned (`PersonKind.loadAssignable`): workbooks, or clients by Client ID. */
+  assignable: Map<string, number | null>;
   /** Existing accounts by email: whether it may be given a fresh start, and the person record it has. */
-  accounts: Map<string, { reusable: boolean; businessId: string | null; kind: TImportKind | null }>;
+  accounts: Map<string, { reusable: boolean; businessId: string | null; kind: TPersonKind | null }>;
   /** Business ids already in use (of the imported kind) → the email they belong to. */
   businessIds: Map<string, string>;
 }
@@ -52,52 +46,24 @@ export function splitList(cell: string): string[] {
   ];
 }
 
-const workbookLabel = (name: string) => name.replace(/-[A-Za-z0-9]{22,24}$/, "");
-const labelKey = (label: string) =>
-  label
-    .toLowerCase()
-    .replace(/[\s_-]+/g, " ")
-    .trim();
-
 /**
  * Reads what the rows refer to, in a few queries whatever the file's size: the workbook catalogue, the
  * clients named in Assigned Clients, and the accounts and business ids the rows' emails and ids already have.
  */
 export async function loadLookups(
   db: Executor,
-  kind: TImportKind,
+  kind: TPersonKind,
   mapping: TImportMapping,
   rows: FileRow[],
 ): Promise<Lookups> {
   const values = rows.map((row) => mapRow(row.cells, mapping));
   const emails = [...new Set(values.map((v) => (v.email ?? "").trim().toLowerCase()).filter(Boolean))];
+  const person: PersonKind = PERSON_KIND[kind];
   const businessIds = [
-    ...new Set(
-      values.map((v) => (v[kind === "client" ? "clientId" : "employeeId"] ?? "").trim()).filter(Boolean),
-    ),
+    ...new Set(values.map((v) => (v[person.words.businessIdField] ?? "").trim()).filter(Boolean)),
   ];
-  const referenced =
-    kind === "employee" ? [...new Set(values.flatMap((v) => splitList(v.clients ?? "")))] : [];
-
-  const workbooks = new Map<string, number | null>();
-  const catalogue = rowsOf<{ id: number; workbook_name: string }>(
-    await db.execute(sql`select id, workbook_name from workbooks order by id`),
-  );
-  for (const w of catalogue) workbooks.set(w.workbook_name.toLowerCase(), w.id);
-  for (const w of catalogue) {
-    const key = `label:${labelKey(workbookLabel(w.workbook_name))}`;
-    workbooks.set(key, workbooks.has(key) ? null : w.id);
-  }
-
-  const clientIds = new Map<string, number>();
-  if (referenced.length > 0) {
-    const found = rowsOf<{ c_id: number; client_id: string }>(
-      await db.execute(
-        sql`select c_id, client_id from clients where client_id = any(${sql.param(referenced)}::text[])`,
-      ),
-    );
-    for (const c of found) clientIds.set(c.client_id, c.c_id);
-  }
+  const referenced = [...new Set(values.flatMap((v) => splitList(v[person.assignedField] ?? "")))];
+  const assignable = await person.loadAssignable(db, referenced);
 
   const accounts: Lookups["accounts"] = new Map();
   if (emails.length > 0) {
@@ -115,7 +81,7 @@ export async function loadLookups(
          where u.email = any(${sql.param(emails)}::text[])`),
     );
     for (const a of found) {
-      const kindOf: TImportKind | null =
+      const kindOf: TPersonKind | null =
         a.client_id !== null ? "client" : a.employee_id !== null ? "employee" : null;
       accounts.set(a.email, {
         // As createSignInAccount: a deleted client's or employee's disabled account gets a fresh start.
@@ -130,14 +96,13 @@ export async function loadLookups(
   if (businessIds.length > 0) {
     const found = rowsOf<{ id: string; email: string }>(
       await db.execute(
-        kind === "client"
-          ? sql`select client_id as id, email from clients where client_id = any(${sql.param(businessIds)}::text[])`
-          : sql`select employee_id as id, email from employees where employee_id = any(${sql.param(businessIds)}::text[])`,
+        sql`select ${sql.identifier(person.table.businessId)} as id, email from ${sql.identifier(person.table.name)}
+             where ${sql.identifier(person.table.businessId)} = any(${sql.param(businessIds)}::text[])`,
       ),
     );
     for (const b of found) inUse.set(b.id, b.email);
   }
-  return { workbooks, clientIds, accounts, businessIds: inUse };
+  return { assignable, accounts, businessIds: inUse };
 }
 
 /** zod's messages for a row, each naming its field ("All fields are required." becomes "Email is required."). */
@@ -165,13 +130,6 @@ const LABELS: Record<string, string> = {
   clientIds: IMPORT_FIELD_LABELS.clients,
 };
 
-/** An invited row's fields as the add input, with no password (it is never read for an invited person). */
-function withoutPassword<T extends object>(
-  result: { success: true; data: T } | { success: false; error: z.ZodError },
-): { success: true; data: T & { password: string } } | { success: false; error: z.ZodError } {
-  return result.success ? { success: true, data: { ...result.data, password: "" } } : result;
-}
-
 /** "build" or " VIEW " reads as the option; anything else is left for the contract to refuse. */
 function privilegeOf(cell: string): string {
   const match = PRIVILEGES.find((p) => p.toLowerCase() === cell.trim().toLowerCase());
@@ -186,7 +144,7 @@ function privilegeOf(cell: string): string {
  * else is a problem.
  */
 export function checkRows(
-  kind: TImportKind,
+  kind: TPersonKind,
   headers: string[],
   mapping: TImportMapping,
   rows: FileRow[],
@@ -194,7 +152,8 @@ export function checkRows(
   /** Invitations can be mailed (D55): a row without a password is invited, as Add Client's `invite: true`. */
   options: { canInvite?: boolean } = {},
 ): CheckedRow[] {
-  const idField: TImportField = kind === "client" ? "clientId" : "employeeId";
+  const person: PersonKind = PERSON_KIND[kind];
+  const idField: TImportField = person.words.businessIdField;
   const idLabel = IMPORT_FIELD_LABELS[idField];
   const firstEmail = new Map<string, number>();
   const firstId = new Map<string, number>();
@@ -208,51 +167,31 @@ export function checkRows(
     const businessId = (v[idField] ?? "").trim();
     const invite = Boolean(options.canInvite) && (v.password ?? "") === "";
 
-    let parsed: { success: true; data: ClientInput | EmployeeInput } | { success: false; error: z.ZodError };
-    if (kind === "client") {
-      const workbookIds: number[] = [];
-      for (const name of splitList(v.workbooks ?? "")) {
-        const id =
-          lookups.workbooks.get(name.toLowerCase()) ?? lookups.workbooks.get(`label:${labelKey(name)}`);
-        if (id === undefined) problems.push(`Unknown workbook: ${name}.`);
-        else if (id === null) problems.push(`Workbook ${name} matches several workbooks; use its full name.`);
-        else workbookIds.push(id);
-      }
-      const fields = {
-        clientId: v.clientId ?? "",
-        firstName: v.firstName ?? "",
-        lastName: v.lastName ?? "",
-        email: v.email ?? "",
-        privilege: privilegeOf(v.privilege ?? ""),
-        workbookIds,
-      };
-      parsed = invite
-        ? withoutPassword(ZAddClientRequestSchema.omit({ password: true }).safeParse(fields))
-        : ZAddClientRequestSchema.safeParse({ ...fields, password: v.password ?? "" });
-    } else {
-      const clientIds: number[] = [];
-      for (const id of splitList(v.clients ?? "")) {
-        const cId = lookups.clientIds.get(id);
-        if (cId === undefined) problems.push(`Unknown client: ${id}.`);
-        else clientIds.push(cId);
-      }
-      const fields = {
-        employeeId: v.employeeId ?? "",
-        firstName: v.firstName ?? "",
-        lastName: v.lastName ?? "",
-        email: v.email ?? "",
-        privilege: privilegeOf(v.privilege ?? ""),
-        clientIds,
-      };
-      parsed = invite
-        ? withoutPassword(ZAddEmployeeRequestSchema.omit({ password: true }).safeParse(fields))
-        : ZAddEmployeeRequestSchema.safeParse({ ...fields, password: v.password ?? "" });
+    const assigned: number[] = [];
+    for (const name of splitList(v[person.assignedField] ?? "")) {
+      const id = person.findAssigned(lookups.assignable, name);
+      if (id === undefined) problems.push(`Unknown ${person.assignedNoun}: ${name}.`);
+      else if (id === null) problems.push(`Workbook ${name} matches several workbooks; use its full name.`);
+      else assigned.push(id);
     }
+    const fields = {
+      businessId: v[idField] ?? "",
+      firstName: v.firstName ?? "",
+      lastName: v.lastName ?? "",
+      email: v.email ?? "",
+      privilege: privilegeOf(v.privilege ?? ""),
+      assigned,
+    };
+    // Checked with Add Client's / Add Employee's own contract; an invited row has no password to check.
+    const parsed = invite
+      ? person.schemas.inviteRequest.safeParse({ ...person.addRequestOf(fields), invite: true })
+      : person.schemas.addRequest.safeParse(person.addRequestOf({ ...fields, password: v.password ?? "" }));
+    const read = parsed.success ? person.readAdd(parsed.data as never) : null;
     if (!parsed.success) problems.push(...issueMessages(parsed.error, LABELS));
     else if (!invite) {
-      const policy = passwordProblem(parsed.data.password, {
-        email: parsed.data.email,
-        name: `${parsed.data.firstName} ${parsed.data.lastName}`,
+      const policy = passwordProblem(v.password ?? "", {
+        email: read!.email,
+        name: `${read!.firstName} ${read!.lastName}`,
       });
       if (policy) problems.push(`Password: ${policy}`);
     }
@@ -283,11 +222,7 @@ export function checkRows(
       if (idOwner !== undefined) problems.push(`${idLabel} ${businessId} is already in use.`);
     }
 
-    if (problems.length > 0 || !parsed.success) {
-      return { line, status: "invalid", reason: problems.join(" ") };
-    }
-    return kind === "client"
-      ? { line, status: "ok", kind, input: parsed.data as ClientInput, invite }
-      : { line, status: "ok", kind, input: parsed.data as EmployeeInput, invite };
+    if (problems.length > 0 || !read) return { line, status: "invalid", reason: problems.join(" ") };
+    return { line, status: "ok", fields: read, password: invite ? null : (v.password ?? "") };
   });
 }

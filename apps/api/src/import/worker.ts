@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import type { TImportKind, TImportMapping } from "@portal/contracts";
+import type { TPersonKind, TImportMapping } from "@portal/contracts";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { hashPassword } from "../accounts/password.ts";
@@ -8,7 +8,8 @@ import { auditActor, rows as rowsOf } from "../admin/shared.ts";
 import type { Database } from "../db/client.ts";
 import type { IssuedInvitation } from "../invitations/invitations.ts";
 import type { InvitationMailer } from "../invitations/mail.ts";
-import { createPeople, type NewPerson } from "./create-people.ts";
+import { PERSON_KIND } from "../people/kinds.ts";
+import { createPeople, type NewPerson } from "../people/people.ts";
 import { jobActor } from "./jobs.ts";
 import { checkRows, loadLookups, type FileRow } from "./validate.ts";
 
@@ -29,7 +30,7 @@ export interface ImportWorkerOptions {
 
 interface ClaimedJob {
   id: string;
-  kind: TImportKind;
+  kind: TPersonKind;
   headers: string[];
   mapping: TImportMapping;
   total: number;
@@ -146,14 +147,9 @@ export function startImportWorker(options: ImportWorkerOptions) {
         [];
       for (const row of checked) {
         if (row.status === "ok") {
-          const passwordHash = row.invite
-            ? null
-            : (hashes.get(row.line) ?? (await hashPassword(row.input.password)));
-          people.push(
-            row.kind === "client"
-              ? { kind: "client", line: row.line, input: row.input, passwordHash }
-              : { kind: "employee", line: row.line, input: row.input, passwordHash },
-          );
+          const passwordHash =
+            row.password === null ? null : (hashes.get(row.line) ?? (await hashPassword(row.password)));
+          people.push({ line: row.line, fields: row.fields, passwordHash });
           outcomes.push({ line: row.line, status: "created", reason: null });
         } else {
           outcomes.push({
@@ -165,11 +161,11 @@ export function startImportWorker(options: ImportWorkerOptions) {
       }
       const invited = await createPeople(
         tx,
-        job.kind,
+        PERSON_KIND[job.kind],
         people,
-        lookups,
+        (email) => lookups.accounts.get(email)?.reusable === true,
         actorOf(job),
-        job.id,
+        { importJobId: job.id },
         options.invitations?.lifetimeMs,
       );
       await settle(tx, job, outcomes);

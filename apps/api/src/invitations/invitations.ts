@@ -1,6 +1,6 @@
 import {
   requiresTwoFactor,
-  type TInvitationKind,
+  type TPersonKind,
   type TInvitationLookupResponse,
   type TInvitationState,
   type TRole,
@@ -10,9 +10,11 @@ import { hasPassword, newPasswordHash, setFirstPassword } from "../accounts/acco
 import { auditActor, type Actor } from "../admin/shared.ts";
 import { recordAudit, type AuditSource } from "../audit/audit.ts";
 import type { Database, Executor, Transaction } from "../db/client.ts";
-import { clients, employees, invitations, users } from "../db/schema.ts";
+import { invitations, users } from "../db/schema.ts";
+import { PERSON_KIND } from "../people/kinds.ts";
+import { findPerson, personRecord } from "../people/people.ts";
 import type { ApiErrorCode } from "../lib/error-codes.ts";
-import { AppError, notFound } from "../lib/errors.ts";
+import { AppError } from "../lib/errors.ts";
 import { invitationTokenHash, newInvitationToken } from "./tokens.ts";
 
 /**
@@ -24,7 +26,7 @@ import { invitationTokenHash, newInvitationToken } from "./tokens.ts";
 
 /** The person an invitation is for, as the mail and the page need them. */
 export interface InvitedPerson {
-  kind: TInvitationKind;
+  kind: TPersonKind;
   personId: number;
   userId: string;
   firstName: string;
@@ -41,38 +43,15 @@ export interface IssuedInvitation {
 
 const iso = (d: Date) => d.toISOString();
 
-/** The client or employee with this id, or undefined. */
-async function findPerson(
-  db: Executor,
-  kind: TInvitationKind,
-  personId: number,
-  lock = false,
-): Promise<InvitedPerson | undefined> {
-  const table = kind === "client" ? clients : employees;
-  const idColumn = kind === "client" ? clients.cId : employees.eId;
-  const query = db
-    .select({
-      userId: table.userId,
-      firstName: table.firstName,
-      lastName: table.lastName,
-      email: table.email,
-    })
-    .from(table)
-    .where(eq(idColumn, personId));
-  const [row] = lock ? await query.for("update") : await query;
-  return row && { kind, personId, ...row };
-}
-
 /** The client or employee with this id (404 when there is none, as for every admin route). */
 export async function invitedPerson(
   db: Executor,
-  kind: TInvitationKind,
+  kind: TPersonKind,
   personId: number,
   lock = false,
 ): Promise<InvitedPerson> {
-  const person = await findPerson(db, kind, personId, lock);
-  if (!person) throw notFound(kind === "client" ? "Client not found." : "Employee not found.");
-  return person;
+  const { userId, firstName, lastName, email } = await findPerson(db, PERSON_KIND[kind], personId, lock);
+  return { kind, personId, userId, firstName, lastName, email };
 }
 
 /**
@@ -122,7 +101,7 @@ export async function issueInvitation(
  * once they set one, or for someone added with a password). `kind` is a constant, `personId` and `userId`
  * columns of the list's row.
  */
-export function invitationStateColumn(kind: TInvitationKind, personId: SQL, userId: SQL): SQL {
+export function invitationStateColumn(kind: TPersonKind, personId: SQL, userId: SQL): SQL {
   return sql`(
       select json_build_object(
                'status', case when i.revoked_at is not null then 'revoked'
@@ -158,7 +137,7 @@ function stateOf(row: typeof invitations.$inferSelect): TInvitationState {
 /** Resend: a new link for someone who has not set a password yet; the previous link stops working. */
 export async function resendInvitation(
   db: Database,
-  kind: TInvitationKind,
+  kind: TPersonKind,
   personId: number,
   lifetimeMs: number,
   actor: Actor,
@@ -191,7 +170,7 @@ export async function resendInvitation(
 /** Revoke: the open link stops working. The person stays, without a password, until a new link is sent. */
 export async function revokeInvitation(
   db: Database,
-  kind: TInvitationKind,
+  kind: TPersonKind,
   personId: number,
   actor: Actor,
 ): Promise<TInvitationState> {
@@ -270,7 +249,9 @@ async function openLink(db: Executor, token: string): Promise<OpenLink> {
     );
   }
   if (invitation.acceptedAt) throw USED();
-  const person = await findPerson(db, invitation.kind as TInvitationKind, invitation.personId);
+  const kind = invitation.kind as TPersonKind;
+  const record = await personRecord(db, PERSON_KIND[kind], invitation.personId);
+  const person = record && { kind, personId: invitation.personId, ...record };
   // Revoked, or the record it was for deleted (its sign-in account may since serve a new record).
   if (!person || person.userId !== invitation.userId || invitation.revokedAt) throw WITHDRAWN();
   if (invitation.replacedAt) {

@@ -3,7 +3,7 @@ import {
   ZErrorResponseSchema,
   ZImportJobIdParamsSchema,
   ZImportJobSchema,
-  ZImportKindSchema,
+  ZPersonKindSchema,
   ZImportMappingRequestSchema,
   ZImportUploadQuerySchema,
 } from "@portal/contracts";
@@ -70,7 +70,7 @@ export const adminImportRoutes: FastifyPluginAsyncZod<{
       bodyLimit: IMPORT_MAX_BYTES,
       schema: {
         tags: ["import"],
-        querystring: ZImportUploadQuerySchema.extend({ kind: ZImportKindSchema }),
+        querystring: ZImportUploadQuerySchema.extend({ kind: ZPersonKindSchema }),
         response: { 201: ZImportJobSchema, ...errors },
       },
     },

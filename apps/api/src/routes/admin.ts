@@ -1,22 +1,9 @@
 import {
-  ZAddClientBodySchema,
-  ZAddClientResponseSchema,
-  ZAddEmployeeBodySchema,
-  ZAddEmployeeResponseSchema,
-  ZClientListQuerySchema,
-  ZClientMutationResponseSchema,
-  ZClientSchema,
-  ZEditClientRequestSchema,
-  ZEditEmployeeRequestSchema,
-  ZEmployeeListQuerySchema,
-  ZEmployeeMutationResponseSchema,
-  ZEmployeeSchema,
   ZErrorResponseSchema,
   ZMessageSchema,
   ZWorkbookInputSchema,
   ZWorkbookListQuerySchema,
   ZWorkbookMutationResponseSchema,
-  ZTwoFactorResetResponseSchema,
   ZWorkbookSchema,
   ZSyncItemSchema,
   ZSyncListQuerySchema,
@@ -25,47 +12,24 @@ import {
   ZProvisionAndEmbedRequestSchema,
   ZProvisionAndEmbedResponseSchema,
   pathId,
-  type TEmbedData,
 } from "@portal/contracts";
 import { eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { embedIdentityForUser } from "../access/embed-identity.ts";
-import { addClient, deleteClient, editClient, listClients } from "../admin/clients.ts";
-import { addEmployee, deleteEmployee, editEmployee, listEmployees } from "../admin/employees.ts";
 import { actorOf, auditActor, setPageHeaders } from "../admin/shared.ts";
 import { adminAuditRoutes } from "./admin-audit.ts";
 import { adminImportRoutes } from "./admin-import.ts";
-import {
-  listSync,
-  resetPersonTwoFactor,
-  retryAllFailedSync,
-  retryFailedSync,
-  retrySyncItem,
-  syncOverview,
-} from "../admin/sync.ts";
+import { listSync, retryAllFailedSync, retrySyncItem, syncOverview } from "../admin/sync.ts";
 import { addWorkbook, deleteWorkbook, editWorkbook, listWorkbooks } from "../admin/workbooks.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
 import { clients } from "../db/schema.ts";
-import { AppError, notFound } from "../lib/errors.ts";
+import { notFound } from "../lib/errors.ts";
 import { requireRole } from "../plugins/authenticate.ts";
 import type { Embedder } from "../sigma/embedder.ts";
 import type { InvitationMailer } from "../invitations/mail.ts";
 import type { SigmaRestClient } from "@portal/sigma";
-
-/** Add Client / Add Employee's answer: the spec's message, and where an invitation went (D55). */
-function inviteMessage(
-  kind: "Client" | "Employee",
-  invitation: { person: { email: string } } | undefined,
-  mailed: boolean | undefined,
-): string {
-  const registered = `${kind} registered successfully!`;
-  if (!invitation) return registered;
-  return mailed
-    ? `${registered} An invitation was sent to ${invitation.person.email}.`
-    : `${registered} The invitation email could not be sent; use Resend on the list.`;
-}
 
 const idParam = (name: string) => z.object({ [name]: pathId(name) });
 
@@ -94,50 +58,12 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
   app,
   { db, embedder, biClient, invitations },
 ) => {
-  /** Add Client / Add Employee's `invite: true` (D55): the link's lifetime, or a 400 without a mailer. */
-  const inviteOptions = (invite: boolean | undefined) => {
-    if (!invite) return {};
-    if (!invitations) throw new AppError(400, "Invitations are not available.", "INVALID_INPUT");
-    return { inviteLifetimeMs: invitations.lifetimeMs };
-  };
   // Before the body is parsed or validated (authorization before validation): 401, then 403, then 400.
   app.addHook("onRequest", requireRole("admin"));
   // The audit log (/admin/audit), behind the same role gate.
   await app.register(adminAuditRoutes, { db });
   // CSV import of clients and employees (decision 013), behind the same role gate.
   await app.register(adminImportRoutes, { db, canInvite: invitations !== undefined });
-
-  /**
-   * A one-time embed URL for a newly registered person: the spec's hidden frame loads it so the BI
-   * service creates the embed user (with the complete team list) before anyone views a workbook.
-   * Nobody to register yet (no workbook assigned) → null, and the form goes straight to the list.
-   */
-  async function registrationEmbed(userId: string, actor: ReturnType<typeof actorOf>): Promise<TEmbedData> {
-    const identity = await embedIdentityForUser(db, userId);
-    const first = identity?.workbooks[0];
-    if (!identity || !first) return { embedUrl: null };
-    const minted = await embedder.mint(identity.user, first.workbookName);
-    await recordAudit(db, {
-      action: "embed.issued",
-      outcome: "success",
-      actorUserId: actor.userId,
-      actorEmail: actor.email,
-      targetType: "workbook",
-      targetId: String(first.id),
-      ip: actor.ip ?? null,
-      userAgent: actor.userAgent ?? null,
-      requestId: actor.requestId ?? null,
-      details: {
-        purpose: "registration",
-        embedUser: identity.user.email,
-        clientIds: identity.clientIds,
-        workbook: first.workbookName,
-        jti: minted.jti,
-        expiresAt: minted.expiresAt.toISOString(),
-      },
-    });
-    return { embedUrl: minted.url };
-  }
 
   // ---- Lists ----
 
@@ -158,171 +84,6 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
         offset: request.query.offset,
       });
       return page.rows;
-    },
-  );
-
-  app.get(
-    "/api/admin/clients",
-    {
-      schema: {
-        tags: ["clients"],
-        querystring: ZClientListQuerySchema,
-        response: { 200: z.array(ZClientSchema), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const page = await listClients(db, request.query);
-      setPageHeaders(request, reply, {
-        total: page.total,
-        limit: request.query.limit,
-        offset: request.query.offset,
-      });
-      return page.rows;
-    },
-  );
-
-  app.get(
-    "/api/admin/employees",
-    {
-      schema: {
-        tags: ["employees"],
-        querystring: ZEmployeeListQuerySchema,
-        response: { 200: z.array(ZEmployeeSchema), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const page = await listEmployees(db, request.query);
-      setPageHeaders(request, reply, {
-        total: page.total,
-        limit: request.query.limit,
-        offset: request.query.offset,
-      });
-      return page.rows;
-    },
-  );
-
-  // ---- Clients ----
-
-  app.post(
-    "/api/admin/addclient",
-    {
-      schema: {
-        tags: ["clients"],
-        body: ZAddClientBodySchema,
-        response: { 201: ZAddClientResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const actor = actorOf(request);
-      const added = await addClient(db, request.body, actor, inviteOptions(request.body.invite));
-      // An invited person is registered in the BI service through the outbox; no embed until they accept.
-      const embed = added.invitation ? { embedUrl: null } : await registrationEmbed(added.userId, actor);
-      const mailed = added.invitation && (await invitations!.send(added.invitation, request.log));
-      return reply.status(201).send({
-        message: inviteMessage("Client", added.invitation, mailed),
-        data: { client: added.client, embed },
-      });
-    },
-  );
-
-  app.put(
-    "/api/admin/editclient",
-    {
-      schema: {
-        tags: ["clients"],
-        body: ZEditClientRequestSchema,
-        response: { 200: ZClientMutationResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      message: "Client updated successfully!",
-      data: await editClient(db, request.body, actorOf(request)),
-    }),
-  );
-
-  app.delete(
-    "/api/admin/deleteclient/:c_id",
-    { schema: { tags: ["clients"], params: idParam("c_id"), response: { 200: ZMessageSchema, ...errors } } },
-    async (request) => {
-      await deleteClient(db, request.params.c_id as number, actorOf(request));
-      return { message: "Client deleted." };
-    },
-  );
-
-  // ---- Employees ----
-
-  app.post(
-    "/api/admin/addemployee",
-    {
-      schema: {
-        tags: ["employees"],
-        body: ZAddEmployeeBodySchema,
-        response: { 201: ZAddEmployeeResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const actor = actorOf(request);
-      const added = await addEmployee(db, request.body, actor, inviteOptions(request.body.invite));
-      const embed = added.invitation ? { embedUrl: null } : await registrationEmbed(added.userId, actor);
-      const mailed = added.invitation && (await invitations!.send(added.invitation, request.log));
-      return reply.status(201).send({
-        message: inviteMessage("Employee", added.invitation, mailed),
-        data: { employee: added.employee, embed },
-      });
-    },
-  );
-
-  app.put(
-    "/api/admin/editemployee",
-    {
-      schema: {
-        tags: ["employees"],
-        body: ZEditEmployeeRequestSchema,
-        response: { 200: ZEmployeeMutationResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({
-      message: "Employee updated successfully!",
-      data: await editEmployee(db, request.body, actorOf(request)),
-    }),
-  );
-
-  app.delete(
-    "/api/admin/deleteemployee/:e_id",
-    {
-      schema: { tags: ["employees"], params: idParam("e_id"), response: { 200: ZMessageSchema, ...errors } },
-    },
-    async (request) => {
-      await deleteEmployee(db, request.params.e_id as number, actorOf(request));
-      return { message: "Employee deleted." };
-    },
-  );
-
-  // ---- Sync with the BI service ----
-
-  const retried = z.object({ message: z.string(), requeued: z.number().int() });
-  app.post(
-    "/api/admin/resyncclient/:c_id",
-    { schema: { tags: ["clients"], params: idParam("c_id"), response: { 200: retried, ...errors } } },
-    async (request) => {
-      const requeued = await retryFailedSync(
-        db,
-        { type: "client", cId: request.params.c_id as number },
-        actorOf(request),
-      );
-      return { message: requeued > 0 ? "Sync retry queued." : "Nothing to retry.", requeued };
-    },
-  );
-  app.post(
-    "/api/admin/resyncemployee/:e_id",
-    { schema: { tags: ["employees"], params: idParam("e_id"), response: { 200: retried, ...errors } } },
-    async (request) => {
-      const requeued = await retryFailedSync(
-        db,
-        { type: "employee", eId: request.params.e_id as number },
-        actorOf(request),
-      );
-      return { message: requeued > 0 ? "Sync retry queued." : "Nothing to retry.", requeued };
     },
   );
 
@@ -419,51 +180,6 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
       await retrySyncItem(db, request.params.id, actorOf(request));
       return { message: "Sync retry queued.", requeued: 1 };
     },
-  );
-
-  // After a lost authenticator (decision 006): the person's two-step verification is removed, their
-  // sessions end, and where their role requires it they set it up again at the next sign-in.
-  const resetAnswer = (reset: boolean) => ({
-    message: reset
-      ? "Two-step verification was reset. They set it up again at their next sign-in."
-      : "Two-step verification is not set up.",
-    reset,
-  });
-  app.post(
-    "/api/admin/resettwofactorclient/:c_id",
-    {
-      schema: {
-        tags: ["clients"],
-        params: idParam("c_id"),
-        response: { 200: ZTwoFactorResetResponseSchema, ...errors },
-      },
-    },
-    async (request) =>
-      resetAnswer(
-        await resetPersonTwoFactor(
-          db,
-          { type: "client", cId: request.params.c_id as number },
-          actorOf(request),
-        ),
-      ),
-  );
-  app.post(
-    "/api/admin/resettwofactoremployee/:e_id",
-    {
-      schema: {
-        tags: ["employees"],
-        params: idParam("e_id"),
-        response: { 200: ZTwoFactorResetResponseSchema, ...errors },
-      },
-    },
-    async (request) =>
-      resetAnswer(
-        await resetPersonTwoFactor(
-          db,
-          { type: "employee", eId: request.params.e_id as number },
-          actorOf(request),
-        ),
-      ),
   );
 
   // ---- Workbooks ----

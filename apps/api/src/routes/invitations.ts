@@ -3,7 +3,7 @@ import {
   ZAcceptInvitationResponseSchema,
   ZErrorResponseSchema,
   ZInvitationActionResponseSchema,
-  ZInvitationKindSchema,
+  ZPersonKindSchema,
   ZInvitationLookupRequestSchema,
   ZInvitationLookupResponseSchema,
   pathId,
@@ -48,7 +48,7 @@ const errors = {
   429: ZErrorResponseSchema,
 };
 
-const personParams = z.object({ kind: ZInvitationKindSchema, id: pathId("id") });
+const personParams = z.object({ kind: ZPersonKindSchema, id: pathId("id") });
 const noStore = { "cache-control": "no-store" };
 
 /**

@@ -1,5 +1,5 @@
 import { runWithTransaction } from "@better-auth/core/context";
-import type { TSession } from "@portal/contracts";
+import { PEOPLE, type TPersonKind, type TSession } from "@portal/contracts";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { AuditSource } from "../audit/audit.ts";
 import { recordAudit } from "../audit/audit.ts";
@@ -145,7 +145,7 @@ export async function revokeOtherSessions(
 export async function revokeAllSessionsOf(
   auth: Auth,
   db: Database,
-  target: { userId: string; type: "client" | "employee"; id: number },
+  target: { userId: string; kind: TPersonKind; id: number },
   actor: SessionActor,
 ): Promise<number> {
   return inAuthTransaction(auth, db, async (tx, sessions) => {
@@ -156,7 +156,7 @@ export async function revokeAllSessionsOf(
       outcome: "success",
       targetType: "user",
       targetId: target.userId,
-      details: { revoked, [target.type === "client" ? "c_id" : "e_id"]: target.id },
+      details: { revoked, [PEOPLE[target.kind].idParam]: target.id },
       actorUserId: actor.userId,
       actorEmail: actor.email,
       ...auditSource(actor),

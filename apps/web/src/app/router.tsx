@@ -66,7 +66,7 @@ export const router = createBrowserRouter([
             index: true,
             handle: crumb("Clients"),
             lazy: () =>
-              import("@/features/admin/components/client-list-page").then((m) => ({
+              import("@/features/admin/people/screens").then((m) => ({
                 Component: m.ClientListPage,
               })),
           },
@@ -74,7 +74,7 @@ export const router = createBrowserRouter([
             path: "client-list",
             handle: crumb("Clients"),
             lazy: () =>
-              import("@/features/admin/components/client-list-page").then((m) => ({
+              import("@/features/admin/people/screens").then((m) => ({
                 Component: m.ClientListPage,
               })),
           },
@@ -82,7 +82,7 @@ export const router = createBrowserRouter([
             path: "add-client",
             handle: crumb("Add Client"),
             lazy: () =>
-              import("@/features/admin/components/add-client-page").then((m) => ({
+              import("@/features/admin/people/screens").then((m) => ({
                 Component: m.AddClientPage,
               })),
           },
@@ -90,7 +90,7 @@ export const router = createBrowserRouter([
             path: "edit-client",
             handle: crumb("Edit Client"),
             lazy: () =>
-              import("@/features/admin/components/edit-client-page").then((m) => ({
+              import("@/features/admin/people/screens").then((m) => ({
                 Component: m.EditClientPage,
               })),
           },
@@ -98,7 +98,7 @@ export const router = createBrowserRouter([
             path: "employee-list",
             handle: crumb("Employees"),
             lazy: () =>
-              import("@/features/admin/components/employee-list-page").then((m) => ({
+              import("@/features/admin/people/screens").then((m) => ({
                 Component: m.EmployeeListPage,
               })),
           },
@@ -106,7 +106,7 @@ export const router = createBrowserRouter([
             path: "add-employee",
             handle: crumb("Add Employee"),
             lazy: () =>
-              import("@/features/admin/components/add-employee-page").then((m) => ({
+              import("@/features/admin/people/screens").then((m) => ({
                 Component: m.AddEmployeePage,
               })),
           },
@@ -114,7 +114,7 @@ export const router = createBrowserRouter([
             path: "edit-employee",
             handle: crumb("Edit Employee"),
             lazy: () =>
-              import("@/features/admin/components/edit-employee-page").then((m) => ({
+              import("@/features/admin/people/screens").then((m) => ({
                 Component: m.EditEmployeePage,
               })),
           },

@@ -2,11 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { ALL_FIELDS_REQUIRED } from "@portal/contracts";
 
-import { ZAddClientFormSchema } from "../api/add-client";
-import { ZAddEmployeeFormSchema } from "../api/add-employee";
 import { ZWorkbookFormSchema } from "../api/add-workbook";
-import { ZEditClientFormSchema } from "../api/edit-client";
-import { ZEditEmployeeFormSchema } from "../api/edit-employee";
+import { clientUi, employeeUi } from "../people/kinds";
 import { FIELD_REQUIRED, fieldError, hasMissingFields } from "../utils/form-errors";
 
 /** Field → first message, like react-hook-form's zod resolver reports them. */
@@ -18,6 +15,12 @@ function messages(result: {
   for (const issue of result.error?.issues ?? []) out[String(issue.path[0])] ??= issue.message;
   return out;
 }
+
+// The people module's form schemas (`people/kinds.ts`), one set per kind.
+const ZAddClientFormSchema = clientUi.forms.add;
+const ZAddEmployeeFormSchema = employeeUi.forms.add;
+const ZEditClientFormSchema = clientUi.forms.edit;
+const ZEditEmployeeFormSchema = employeeUi.forms.edit;
 
 const emptyClient = { clientId: "", firstName: "", lastName: "", email: "", password: "", privilege: "" };
 

@@ -6,8 +6,9 @@ import type { TClient } from "@portal/contracts";
 
 import { AppRequestError } from "@/lib/errors";
 
-import { findClient } from "../api/find-client";
-import { clientsQueryKey, clientsQueryOptions, getClients } from "../api/get-clients";
+import { findPerson, getPeople, peopleQueryKey, peopleQueryOptions } from "../people/api";
+import type { TPeopleListParams } from "../people/api";
+import { clientUi } from "../people/kinds";
 import { removeFromCachedLists } from "../api/list-cache";
 import type { TListPage } from "../utils/paging";
 
@@ -41,6 +42,12 @@ function answer(body: unknown, init: { status?: number; headers?: Record<string,
 }
 
 afterEach(() => vi.unstubAllGlobals());
+
+// The people module's calls (`people/api.ts`), for clients.
+const getClients = (params: TPeopleListParams) => getPeople(clientUi, params);
+const findClient = (clientId: string) => findPerson(clientUi, clientId);
+const clientsQueryOptions = (params: TPeopleListParams) => peopleQueryOptions(clientUi, params);
+const clientsQueryKey = peopleQueryKey("client");
 
 describe("getClients", () => {
   it("asks for the page and reads the total from X-Total-Count", async () => {

@@ -2,9 +2,15 @@ import { describe, expect, it } from "vitest";
 
 import { ALL_FIELDS_REQUIRED } from "@portal/contracts";
 
-import { ZAddClientFormSchema, ZAddClientInviteFormSchema } from "../api/add-client";
-import { ZAddEmployeeFormSchema, ZAddEmployeeInviteFormSchema } from "../api/add-employee";
+import { clientUi, employeeUi } from "../people/kinds";
 import { signInMethodResolver } from "../utils/sign-in-method";
+
+// The people module's form schemas (`people/kinds.ts`): with a password, and "Send an invitation" without.
+const [ZAddClientFormSchema, ZAddClientInviteFormSchema] = [clientUi.forms.add, clientUi.forms.invite];
+const [ZAddEmployeeFormSchema, ZAddEmployeeInviteFormSchema] = [
+  employeeUi.forms.add,
+  employeeUi.forms.invite,
+];
 
 const client = {
   clientId: " CL-3001 ",

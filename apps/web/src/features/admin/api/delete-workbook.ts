@@ -5,7 +5,7 @@ import type { TWorkbook } from "@portal/contracts";
 
 import { apiRequest } from "@/lib/api-client";
 
-import { clientsQueryKey } from "./get-clients";
+import { peopleQueryKey } from "../people/api";
 import { workbooksQueryKey } from "./get-workbooks";
 import { removeFromCachedLists } from "./list-cache";
 
@@ -27,7 +27,7 @@ export function useDeleteWorkbook() {
       return Promise.all([
         queryClient.invalidateQueries({ queryKey: workbooksQueryKey }),
         // Clients lose the workbook from their assignments.
-        queryClient.invalidateQueries({ queryKey: clientsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: peopleQueryKey("client") }),
       ]);
     },
   });

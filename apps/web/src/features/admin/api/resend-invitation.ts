@@ -1,14 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { ZInvitationActionResponseSchema } from "@portal/contracts";
-import type { TInvitationKind } from "@portal/contracts";
+import type { TPersonKind } from "@portal/contracts";
 
 import { apiRequest } from "@/lib/api-client";
 
-import { clientsQueryKey } from "./get-clients";
-import { employeesQueryKey } from "./get-employees";
+import { peopleQueryKey } from "../people/api";
 
-export type TInvitationTarget = { kind: TInvitationKind; id: number };
+export type TInvitationTarget = { kind: TPersonKind; id: number };
 
 export const RESEND_FAILED = "The invitation could not be sent again. Please try again.";
 
@@ -25,7 +24,6 @@ export function useResendInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: resendInvitation,
-    onSuccess: (_data, { kind }) =>
-      queryClient.invalidateQueries({ queryKey: kind === "client" ? clientsQueryKey : employeesQueryKey }),
+    onSuccess: (_data, { kind }) => queryClient.invalidateQueries({ queryKey: peopleQueryKey(kind) }),
   });
 }

@@ -5,8 +5,7 @@ import { ZSyncRetryResponseSchema } from "@portal/contracts";
 import { apiRequest } from "@/lib/api-client";
 
 import { SYNC_RETRY_FAILED } from "../utils/sync";
-import { clientsQueryKey } from "./get-clients";
-import { employeesQueryKey } from "./get-employees";
+import { peopleQueryKey } from "../people/api";
 import { syncQueryKey } from "./get-sync";
 
 /** POST /api/admin/sync/{id}/retry: sends one change to the BI service again, at once. */
@@ -32,8 +31,8 @@ function useInvalidateSync() {
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: syncQueryKey }),
-      queryClient.invalidateQueries({ queryKey: clientsQueryKey }),
-      queryClient.invalidateQueries({ queryKey: employeesQueryKey }),
+      queryClient.invalidateQueries({ queryKey: peopleQueryKey("client") }),
+      queryClient.invalidateQueries({ queryKey: peopleQueryKey("employee") }),
     ]);
 }
 

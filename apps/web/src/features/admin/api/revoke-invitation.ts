@@ -4,8 +4,7 @@ import { ZInvitationActionResponseSchema } from "@portal/contracts";
 
 import { apiRequest } from "@/lib/api-client";
 
-import { clientsQueryKey } from "./get-clients";
-import { employeesQueryKey } from "./get-employees";
+import { peopleQueryKey } from "../people/api";
 import type { TInvitationTarget } from "./resend-invitation";
 
 export const REVOKE_FAILED = "The invitation could not be revoked. Please try again.";
@@ -23,7 +22,6 @@ export function useRevokeInvitation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: revokeInvitation,
-    onSuccess: (_data, { kind }) =>
-      queryClient.invalidateQueries({ queryKey: kind === "client" ? clientsQueryKey : employeesQueryKey }),
+    onSuccess: (_data, { kind }) => queryClient.invalidateQueries({ queryKey: peopleQueryKey(kind) }),
   });
 }

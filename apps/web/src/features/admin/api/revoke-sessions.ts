@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 
-import { ZSessionsRevokedResponseSchema } from "@portal/contracts";
+import { PEOPLE, ZSessionsRevokedResponseSchema } from "@portal/contracts";
 
 import { apiRequest } from "@/lib/api-client";
 
-import type { TTwoFactorResetTarget } from "./reset-two-factor";
+import type { TPersonTarget } from "../people/api";
 
 export const REVOKE_SESSIONS_FAILED = "They could not be signed out. Please try again.";
 
@@ -12,18 +12,14 @@ export const REVOKE_SESSIONS_FAILED = "They could not be signed out. Please try 
  * POST /api/admin/revokesessionsclient/{c_id} or …employee/{e_id}: ends every session of the person, who
  * must sign in again.
  */
-export function revokeSessions(target: TTwoFactorResetTarget) {
-  const url =
-    target.type === "client"
-      ? `/api/admin/revokesessionsclient/${target.cId}`
-      : `/api/admin/revokesessionsemployee/${target.eId}`;
-  return apiRequest(url, {
+export function revokeSessions(target: TPersonTarget) {
+  return apiRequest(`${PEOPLE[target.kind].paths.revokeSessions}/${target.id}`, {
     method: "POST",
     schema: ZSessionsRevokedResponseSchema,
     fallbackError: REVOKE_SESSIONS_FAILED,
   });
 }
 
-export function useRevokeSessions(target: TTwoFactorResetTarget) {
+export function useRevokeSessions(target: TPersonTarget) {
   return useMutation({ mutationFn: () => revokeSessions(target) });
 }

@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 
 import { ZImportJobSchema } from "@portal/contracts";
-import type { TImportJob, TImportKind } from "@portal/contracts";
+import type { TImportJob, TPersonKind } from "@portal/contracts";
 
 import { apiRequest } from "@/lib/api-client";
 
@@ -11,7 +11,7 @@ export const UPLOAD_IMPORT_FAILED = "The file could not be uploaded.";
  * POST /api/admin/imports?kind=…: the file itself is the body (text/csv). The answer is the import in
  * preview: the columns as mapped, each row's problems, nothing created yet.
  */
-export function uploadImport({ kind, file }: { kind: TImportKind; file: File }): Promise<TImportJob> {
+export function uploadImport({ kind, file }: { kind: TPersonKind; file: File }): Promise<TImportJob> {
   const query = new URLSearchParams({ kind, fileName: file.name });
   return apiRequest(`/api/admin/imports?${query.toString()}`, {
     method: "POST",

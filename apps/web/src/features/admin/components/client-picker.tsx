@@ -2,7 +2,8 @@ import { useState } from "react";
 
 import { getErrorMessage } from "@/lib/errors";
 
-import { useClients } from "../api/get-clients";
+import { usePeople } from "../people/api";
+import { clientUi } from "../people/kinds";
 import { fullName } from "../utils/people";
 import type { TOption } from "../utils/multi-select";
 import { useDebouncedValue } from "../utils/use-debounced-value";
@@ -24,7 +25,7 @@ export function ClientPicker({ selected, onChange, disabled }: TClientPickerProp
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState("");
   const q = useDebouncedValue(search.trim());
-  const query = useClients({ q: q || undefined, limit: PICKER_PAGE_SIZE, sort: "last_name" });
+  const query = usePeople(clientUi, { q: q || undefined, limit: PICKER_PAGE_SIZE, sort: "last_name" });
 
   const options: TOption[] = (query.data?.rows ?? []).map((client) => ({
     value: client.c_id,

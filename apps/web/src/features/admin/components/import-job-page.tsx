@@ -11,8 +11,7 @@ import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
 import { getErrorMessage } from "@/lib/errors";
 
-import { clientsQueryKey } from "../api/get-clients";
-import { employeesQueryKey } from "../api/get-employees";
+import { peopleQueryKey } from "../people/api";
 import { LOAD_IMPORT_FAILED, useImport } from "../api/get-import";
 import { useRemapImport } from "../api/remap-import";
 import { useStartImport } from "../api/start-import";
@@ -310,7 +309,7 @@ export function ImportJobPage() {
   // The lists show the new people as soon as the import has finished.
   useEffect(() => {
     if (!finished || !kind) return;
-    void queryClient.invalidateQueries({ queryKey: kind === "client" ? clientsQueryKey : employeesQueryKey });
+    void queryClient.invalidateQueries({ queryKey: peopleQueryKey(kind) });
   }, [finished, kind, queryClient]);
 
   const title = job ? `Import ${kindPlural(job.kind)} from CSV` : "Import from CSV";

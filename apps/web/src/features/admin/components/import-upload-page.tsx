@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from "@portal/contracts";
-import type { TImportKind } from "@portal/contracts";
+import type { TPersonKind } from "@portal/contracts";
 
 import { Button, buttonClasses } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
@@ -18,7 +18,7 @@ import { PageHeader } from "./page-header";
 /** /admin/import?kind=client|employee: choose a CSV file; it is checked before anything is created. */
 export function ImportUploadPage() {
   const [params] = useSearchParams();
-  const kind: TImportKind = params.get("kind") === "employee" ? "employee" : "client";
+  const kind: TPersonKind = params.get("kind") === "employee" ? "employee" : "client";
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState(false);
   const [tooLarge, setTooLarge] = useState(false);

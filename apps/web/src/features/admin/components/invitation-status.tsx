@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { ReactNode } from "react";
 
-import type { TInvitationKind, TInvitationState } from "@portal/contracts";
+import type { TPersonKind, TInvitationState } from "@portal/contracts";
 
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
@@ -66,7 +66,7 @@ export function EmailWithInvitation({
 }
 
 type TInvitationActionsProps = {
-  kind: TInvitationKind;
+  kind: TPersonKind;
   id: number;
   invitation: TInvitationState;
   /** The person's name, for the confirmation and screen readers. */

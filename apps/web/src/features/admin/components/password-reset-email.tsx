@@ -1,4 +1,4 @@
-import type { TInvitationKind, TInvitationState } from "@portal/contracts";
+import type { TPersonKind, TInvitationState } from "@portal/contracts";
 
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
@@ -9,7 +9,7 @@ import { ReadOnlyItem } from "./form-layout";
 import { InvitationActions, InvitationBadge, invitationText } from "./invitation-status";
 
 type TPasswordResetEmailProps = {
-  kind: TInvitationKind;
+  kind: TPersonKind;
   id: number;
   /** The person's name, for screen readers and the confirmation. */
   name: string;

@@ -6,12 +6,12 @@ import { LogOutIcon } from "@/components/ui/icons";
 import { getErrorMessage } from "@/lib/errors";
 
 import { REVOKE_SESSIONS_FAILED, useRevokeSessions } from "../api/revoke-sessions";
-import type { TTwoFactorResetTarget } from "../api/reset-two-factor";
+import type { TPersonTarget } from "../people/api";
 import { ConfirmDialog } from "./confirm-delete-dialog";
 import { ReadOnlyItem } from "./form-layout";
 
 type TSignOutEverywhereProps = {
-  target: TTwoFactorResetTarget;
+  target: TPersonTarget;
   /** The person's name, for the confirmation. */
   name: string;
 };

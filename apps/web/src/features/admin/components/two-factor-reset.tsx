@@ -5,13 +5,13 @@ import { FormMessage } from "@/components/ui/form-message";
 import { ShieldIcon } from "@/components/ui/icons";
 import { getErrorMessage } from "@/lib/errors";
 
-import { useResetTwoFactor } from "../api/reset-two-factor";
-import type { TTwoFactorResetTarget } from "../api/reset-two-factor";
+import { useResetTwoFactor } from "../people/api";
+import type { TPersonTarget } from "../people/api";
 import { ConfirmDialog } from "./confirm-delete-dialog";
 import { ReadOnlyItem } from "./form-layout";
 
 type TTwoFactorResetProps = {
-  target: TTwoFactorResetTarget;
+  target: TPersonTarget;
   /** The person's name, for the confirmation. */
   name: string;
   /** Whether they have set up two-step verification. */

@@ -12,7 +12,8 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { useWorkbooks } from "../api/get-workbooks";
 import { VIEW_AS_FAILED, useViewAsClient } from "../api/view-as-client";
-import { ClientTargetPage } from "./client-target-page";
+import { clientUi } from "../people/kinds";
+import { PersonTargetPage } from "../people/person-target-page";
 
 /**
  * /admin/view-as-client?id=<Client ID>: exactly what the client sees in each of their workbooks (an embed
@@ -20,7 +21,9 @@ import { ClientTargetPage } from "./client-target-page";
  */
 export function ViewAsClientPage() {
   return (
-    <ClientTargetPage title="View as client">{(client) => <ClientView client={client} />}</ClientTargetPage>
+    <PersonTargetPage kind={clientUi} title="View as client">
+      {(client) => <ClientView client={client} />}
+    </PersonTargetPage>
   );
 }
 

@@ -1,10 +1,10 @@
 import { IMPORT_FIELD_LABELS, IMPORT_FIELDS, IMPORT_OPTIONAL_FIELDS } from "@portal/contracts";
-import type { TImportField, TImportJob, TImportKind, TImportMapping } from "@portal/contracts";
+import type { TImportField, TImportJob, TPersonKind, TImportMapping } from "@portal/contracts";
 
 /** "client" → "clients", for headings and buttons. */
-export const kindPlural = (kind: TImportKind) => (kind === "client" ? "clients" : "employees");
+export const kindPlural = (kind: TPersonKind) => (kind === "client" ? "clients" : "employees");
 
-export const listPathOf = (kind: TImportKind) =>
+export const listPathOf = (kind: TPersonKind) =>
   kind === "client" ? "/admin/client-list" : "/admin/employee-list";
 
 /** The import's progress in whole percent (0 while nothing is done, 100 when every row is settled). */
@@ -17,7 +17,7 @@ export function progressPercent(job: Pick<TImportJob, "done" | "total">): number
  * The fields of a kind with their labels, and whether the file must have them. Password may be left out: a row
  * without one invites the person by email to choose their own (D55).
  */
-export function importFields(kind: TImportKind): { field: TImportField; label: string; required: boolean }[] {
+export function importFields(kind: TPersonKind): { field: TImportField; label: string; required: boolean }[] {
   return IMPORT_FIELDS[kind].map((field) => ({
     field,
     label: IMPORT_FIELD_LABELS[field],
@@ -26,7 +26,7 @@ export function importFields(kind: TImportKind): { field: TImportField; label: s
 }
 
 /** Required fields no column is mapped to. */
-export function unmappedRequired(kind: TImportKind, mapping: TImportMapping): string[] {
+export function unmappedRequired(kind: TPersonKind, mapping: TImportMapping): string[] {
   return importFields(kind)
     .filter((f) => f.required && mapping[f.field] === undefined)
     .map((f) => f.label);

@@ -1,10 +1,10 @@
-import type { TPrivilege } from "@portal/contracts";
-import { and, eq, inArray, sql } from "drizzle-orm";
+// The person's state for the BI service (Sigma's members and teams), queued through the outbox whenever
+// something that decides it changes: a person added, edited or deleted, a workbook's team renamed.
+import { and, eq, sql } from "drizzle-orm";
 import { embedIdentitiesForUsers, embedIdentityForUser } from "../access/embed-identity.ts";
 import type { Transaction } from "../db/client.ts";
-import { clients, users, workbooks } from "../db/schema.ts";
-import { AppError } from "../lib/errors.ts";
-import { rows } from "./shared.ts";
+import { users, workbooks } from "../db/schema.ts";
+import { rows } from "../admin/shared.ts";
 import { enqueueOutbox, enqueueOutboxRows } from "../outbox/requests.ts";
 
 export async function setDisplayName(tx: Transaction, userId: string, firstName: string, lastName: string) {
@@ -12,50 +12,6 @@ export async function setDisplayName(tx: Transaction, userId: string, firstName:
     .update(users)
     .set({ name: `${firstName} ${lastName}` })
     .where(and(eq(users.id, userId)));
-}
-
-/** The workbooks with these ids; any unknown id is a readable 400. */
-export async function findWorkbooks(tx: Transaction, ids: number[]) {
-  if (ids.length === 0) return [];
-  const found = await tx
-    .select({ id: workbooks.id, workbookName: workbooks.workbookName, teamName: workbooks.teamName })
-    .from(workbooks)
-    .where(inArray(workbooks.id, ids));
-  const missing = ids.filter((id) => !found.some((w) => w.id === id));
-  if (missing.length > 0) {
-    throw new AppError(
-      400,
-      `Unknown workbook id${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`,
-      "UNKNOWN_WORKBOOK",
-    );
-  }
-  return found.sort((a, b) => a.id - b.id);
-}
-
-/** The clients with these internal ids; any unknown id is a readable 400. */
-export async function findClients(tx: Transaction, ids: number[]) {
-  if (ids.length === 0) return [];
-  const found = await tx
-    .select({ cId: clients.cId, clientId: clients.clientId })
-    .from(clients)
-    .where(inArray(clients.cId, ids));
-  const missing = ids.filter((id) => !found.some((c) => c.cId === id));
-  if (missing.length > 0) {
-    throw new AppError(
-      400,
-      `Unknown client id${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`,
-      "UNKNOWN_CLIENT",
-    );
-  }
-  return found;
-}
-
-export interface PersonSnapshot {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  privilege: TPrivilege;
 }
 
 /**
@@ -143,15 +99,6 @@ export async function peopleSeeingWorkbook(tx: Transaction, workbookId: number):
       select e.user_id from client_workbooks cw
         join employee_clients ec on ec.c_id = cw.c_id join employees e on e.e_id = ec.e_id
        where cw.workbook_id = ${workbookId}`),
-  );
-  return found.map((r) => r.user_id);
-}
-
-/** The sign-in accounts of the client's employees. */
-export async function employeesOfClient(tx: Transaction, cId: number): Promise<string[]> {
-  const found = rows<{ user_id: string }>(
-    await tx.execute(sql`
-      select e.user_id from employee_clients ec join employees e on e.e_id = ec.e_id where ec.c_id = ${cId}`),
   );
   return found.map((r) => r.user_id);
 }
