@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { Link, useParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 
+import { PEOPLE } from "@portal/contracts";
 import type { TImportField, TImportJob } from "@portal/contracts";
 
 import { Button, buttonClasses } from "@/components/ui/button";
@@ -104,7 +105,7 @@ function ProblemTable({ job, caption }: { job: TImportJob; caption: string }) {
   if (job.problems.length === 0) return null;
   const cell =
     "px-4 py-2.5 align-top text-slate-700 max-md:flex max-md:gap-3 max-md:px-0 max-md:py-0.5 max-md:before:w-24 max-md:before:shrink-0 max-md:before:text-slate-500 max-md:before:content-[attr(data-label)]";
-  const idLabel = job.kind === "client" ? "Client ID" : "Employee ID";
+  const idLabel = PEOPLE[job.kind].idLabel;
   return (
     <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
       <table className="w-full text-left text-sm max-md:block">

@@ -3,7 +3,7 @@ import type { FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { useQueryClient } from "@tanstack/react-query";
 
-import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from "@portal/contracts";
+import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, ZPersonKindSchema } from "@portal/contracts";
 import type { TPersonKind } from "@portal/contracts";
 
 import { Button, buttonClasses } from "@/components/ui/button";
@@ -18,7 +18,7 @@ import { PageHeader } from "./page-header";
 /** /admin/import?kind=client|employee: choose a CSV file; it is checked before anything is created. */
 export function ImportUploadPage() {
   const [params] = useSearchParams();
-  const kind: TPersonKind = params.get("kind") === "employee" ? "employee" : "client";
+  const kind: TPersonKind = ZPersonKindSchema.safeParse(params.get("kind")).data ?? "client";
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState(false);
   const [tooLarge, setTooLarge] = useState(false);

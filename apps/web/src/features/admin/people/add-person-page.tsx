@@ -26,7 +26,7 @@ export function AddPersonPage<R extends TPersonRow>({ kind }: { kind: TPersonUi<
   const { AddPicker } = personParts<R>(kind.kind);
   const registered = `✅ ${words.noun} registered successfully!`;
   const addPerson = useAddPerson(kind);
-  const registration = useSigmaRegistration(routes.list, registered);
+  const registration = useSigmaRegistration(routes.list, text.registeredNotice);
   const toListWithNotice = useToListWithNotice(routes.list);
   const [picked, setPicked] = useState<TAssignedOption[]>([]);
   const form = useForm<TAddFormValues, unknown, TAddFormValues>({

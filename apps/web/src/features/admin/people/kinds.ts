@@ -68,6 +68,8 @@ export interface TPersonUi<R extends TPersonRow = TPersonRow> {
     passwordHint: string;
     accessDescription: string;
     addFailed: string;
+    /** The list's notice once Sigma has registered the new person (spec §8's words for each kind). */
+    registeredNotice: string;
     editDescription: string;
     readOnlyTitle: string;
     updateFailed: string;
@@ -117,6 +119,7 @@ export const clientUi: TPersonUi<TClient> = {
     passwordHint: "At least 8 characters. Share it with the client securely.",
     accessDescription: "What the client may do and see in the workbooks.",
     addFailed: "The client could not be registered.",
+    registeredNotice: "✅ Client registered successfully!",
     editDescription:
       "Change the client's ID or name. Sign-in details, privilege and workbooks stay as registered.",
     readOnlyTitle: "Sign-in and access",
@@ -177,6 +180,7 @@ export const employeeUi: TPersonUi<TEmployee> = {
     passwordHint: "At least 8 characters. Share it with the employee securely.",
     accessDescription: "What the employee may do, and for which clients.",
     addFailed: "The employee could not be registered.",
+    registeredNotice: "Employee registered successfully!",
     editDescription:
       "Change the employee's ID, name, privilege and clients. Sign-in details stay as registered.",
     readOnlyTitle: "Sign-in",

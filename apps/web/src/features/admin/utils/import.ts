@@ -1,11 +1,12 @@
 import { IMPORT_FIELD_LABELS, IMPORT_FIELDS, IMPORT_OPTIONAL_FIELDS } from "@portal/contracts";
 import type { TImportField, TImportJob, TPersonKind, TImportMapping } from "@portal/contracts";
 
-/** "client" → "clients", for headings and buttons. */
-export const kindPlural = (kind: TPersonKind) => (kind === "client" ? "clients" : "employees");
+import { PERSON_UI } from "../people/kinds";
 
-export const listPathOf = (kind: TPersonKind) =>
-  kind === "client" ? "/admin/client-list" : "/admin/employee-list";
+/** "client" → "clients", for headings and buttons. */
+export const kindPlural = (kind: TPersonKind) => PERSON_UI[kind].text.plural.toLowerCase();
+
+export const listPathOf = (kind: TPersonKind) => PERSON_UI[kind].routes.list;
 
 /** The import's progress in whole percent (0 while nothing is done, 100 when every row is settled). */
 export function progressPercent(job: Pick<TImportJob, "done" | "total">): number {
