@@ -107,27 +107,59 @@ export type TInvitationState = z.infer<typeof ZInvitationStateSchema>;
 /** Present only while the person has not set a password (invited, DEVIATIONS D55). */
 const invitationField = { invitation: ZInvitationStateSchema.optional() };
 
+/** The list row's fields every kind has, beside its ids and what it is assigned. */
+const rowFields = {
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  privilege: z.enum(PRIVILEGES),
+  ...syncFields,
+  ...twoFactorField,
+  ...invitationField,
+};
+
+/** The names of an add or edit body. */
+const nameFields = {
+  firstName: requiredText(100, "First Name"),
+  lastName: requiredText(100, "Last Name"),
+};
+
+/** The list's sorts: by the kind's business id, names, email or creation, ascending or descending (`-`). */
+const personSorts = <B extends string>(businessId: B) =>
+  [
+    businessId,
+    `-${businessId}`,
+    "first_name",
+    "-first_name",
+    "last_name",
+    "-last_name",
+    "email",
+    "-email",
+    "created",
+    "-created",
+  ] as const;
+
+/** Add's answer: the spec's message, the person under the kind's name, and the registration embed. */
+const addedResponse = <K extends string, S extends z.ZodType>(key: K, row: S) =>
+  z.object({
+    message: z.string(),
+    data: z.object({ embed: ZEmbedDataSchema }).extend({ [key]: row } as Record<K, S>),
+  });
+
 // ---- Clients ----
 
 export const ZClientSchema = z.object({
   c_id: z.number().int(),
   client_id: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
-  privilege: z.enum(PRIVILEGES),
+  ...rowFields,
   workbook_ids: z.array(z.number().int()),
   employees: z.array(z.object({ first_name: z.string(), last_name: z.string() })),
-  ...syncFields,
-  ...twoFactorField,
-  ...invitationField,
 });
 export type TClient = z.infer<typeof ZClientSchema>;
 
 export const ZAddClientRequestSchema = requestBody({
   clientId: businessId("Client ID"),
-  firstName: requiredText(100, "First Name"),
-  lastName: requiredText(100, "Last Name"),
+  ...nameFields,
   email: emailField,
   password: passwordField,
   role: z.literal("client", { error: "role must be client." }).default("client"),
@@ -144,8 +176,7 @@ export type TAddClientRequest = z.input<typeof ZAddClientRequestSchema>;
 export const ZEditClientRequestSchema = requestBody({
   cId: positiveId("cId"),
   clientId: businessId("Client ID"),
-  firstName: requiredText(100, "First Name"),
-  lastName: requiredText(100, "Last Name"),
+  ...nameFields,
   /** Shown read-only on Edit Client; must equal the stored privilege. */
   privilege: ZPrivilegeSchema,
 });
@@ -156,21 +187,14 @@ export type TEditClientRequest = z.input<typeof ZEditClientRequestSchema>;
 export const ZEmployeeSchema = z.object({
   e_id: z.number().int(),
   employee_id: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
-  privilege: z.enum(PRIVILEGES),
+  ...rowFields,
   clients: z.array(z.object({ c_id: z.number().int(), first_name: z.string(), last_name: z.string() })),
-  ...syncFields,
-  ...twoFactorField,
-  ...invitationField,
 });
 export type TEmployee = z.infer<typeof ZEmployeeSchema>;
 
 export const ZAddEmployeeRequestSchema = requestBody({
   employeeId: businessId("Employee ID"),
-  firstName: requiredText(100, "First Name"),
-  lastName: requiredText(100, "Last Name"),
+  ...nameFields,
   email: emailField,
   password: passwordField,
   clientIds: idList("Client ids", 5000).default([]),
@@ -182,23 +206,16 @@ export type TAddEmployeeRequest = z.input<typeof ZAddEmployeeRequestSchema>;
 export const ZEditEmployeeRequestSchema = requestBody({
   eId: positiveId("eId"),
   employeeId: businessId("Employee ID"),
-  firstName: requiredText(100, "First Name"),
-  lastName: requiredText(100, "Last Name"),
+  ...nameFields,
   privilege: ZPrivilegeSchema,
   clientIds: idList("Client ids", 5000).default([]),
 });
 export type TEditEmployeeRequest = z.input<typeof ZEditEmployeeRequestSchema>;
 
-export const ZAddClientResponseSchema = z.object({
-  message: z.string(),
-  data: z.object({ client: ZClientSchema, embed: ZEmbedDataSchema }),
-});
+export const ZAddClientResponseSchema = addedResponse("client", ZClientSchema);
 export type TAddClientResponse = z.infer<typeof ZAddClientResponseSchema>;
 
-export const ZAddEmployeeResponseSchema = z.object({
-  message: z.string(),
-  data: z.object({ employee: ZEmployeeSchema, embed: ZEmbedDataSchema }),
-});
+export const ZAddEmployeeResponseSchema = addedResponse("employee", ZEmployeeSchema);
 export type TAddEmployeeResponse = z.infer<typeof ZAddEmployeeResponseSchema>;
 
 export const ZClientMutationResponseSchema = z.object({ message: z.string(), data: ZClientSchema });
@@ -208,33 +225,11 @@ export const ZEmployeeMutationResponseSchema = z.object({ message: z.string(), d
 export const ZTwoFactorResetResponseSchema = z.object({ message: z.string(), reset: z.boolean() });
 export type TTwoFactorResetResponse = z.infer<typeof ZTwoFactorResetResponseSchema>;
 
-export const CLIENT_SORTS = [
-  "client_id",
-  "-client_id",
-  "first_name",
-  "-first_name",
-  "last_name",
-  "-last_name",
-  "email",
-  "-email",
-  "created",
-  "-created",
-] as const;
+export const CLIENT_SORTS = personSorts("client_id");
 export const ZClientListQuerySchema = listQuery(CLIENT_SORTS, "last_name");
 export type TClientListQuery = z.input<typeof ZClientListQuerySchema>;
 
-export const EMPLOYEE_SORTS = [
-  "employee_id",
-  "-employee_id",
-  "first_name",
-  "-first_name",
-  "last_name",
-  "-last_name",
-  "email",
-  "-email",
-  "created",
-  "-created",
-] as const;
+export const EMPLOYEE_SORTS = personSorts("employee_id");
 export const ZEmployeeListQuerySchema = listQuery(EMPLOYEE_SORTS, "last_name");
 export type TEmployeeListQuery = z.input<typeof ZEmployeeListQuerySchema>;
 
