@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AnalyticsConfig } from "./config.ts";
+import { acceptsEncoding } from "./encoding.ts";
 import { loadAnalyticsConfig } from "./config.ts";
 import { openDatabase, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrations.ts";
@@ -13,6 +14,8 @@ import { registerEmbedRoutes } from "./embed/routes.ts";
 import { DIST_DIR, buildAnalyticsFrontEnd, frontEndBuilt } from "./frontend.ts";
 import { registerRestRoutes } from "./rest/routes.ts";
 import { loadWorkbookDefinitions, seedCatalog } from "./workbooks/catalog.ts";
+
+export { acceptsEncoding };
 
 export interface StartAnalyticsServerOptions {
   /** Overrides of the configuration read from `env`. */
@@ -44,19 +47,6 @@ const CONTENT_TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
   ".png": "image/png",
 };
-
-/** Whether an Accept-Encoding header accepts `encoding` (listed, or `*`, without q=0). */
-export function acceptsEncoding(header: string | string[] | undefined, encoding: string): boolean {
-  const offers = String(header ?? "")
-    .toLowerCase()
-    .split(",")
-    .map((part) => part.trim().split(";"));
-  const match =
-    offers.find(([name]) => name?.trim() === encoding) ?? offers.find(([name]) => name?.trim() === "*");
-  if (!match) return false;
-  const q = match.slice(1).find((p) => p.trim().startsWith("q="));
-  return q === undefined || Number(q.trim().slice(2)) > 0;
-}
 
 /** Everything but the HTTP listener: database, migrations, row security, demo data, catalogue, routes. */
 export async function buildAnalyticsApp(options: StartAnalyticsServerOptions = {}) {

@@ -1,35 +1,23 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { EmbedBoot } from "../src/embed/boot.ts";
-import type { QueryResult, ResolvedControl } from "../src/workbooks/run.ts";
+import type { ChartRender, ChartSize } from "../src/charts/contract.ts";
+import type { EmbedBoot, PageData } from "../src/embed/boot.ts";
+import { formatValue } from "../src/workbooks/format.ts";
+import type { ResolvedControl } from "../src/workbooks/run.ts";
 import type { TPublicElement } from "../src/workbooks/schema.ts";
-import { Chart, type ChartTheme } from "./Chart.tsx";
-import { formatValue } from "./format.ts";
+import { Chart } from "./Chart.tsx";
 import { createMessenger, type TNodeType } from "./messages.ts";
 import { Table } from "./Table.tsx";
 
-const THEMES: Record<EmbedBoot["theme"], ChartTheme> = {
-  light: {
-    text: "#1f2933",
-    muted: "#52606d",
-    grid: "#e4e7eb",
-    palette: ["#2563eb", "#f59e0b", "#10b981", "#8b5cf6", "#ef4444", "#0ea5e9"],
-  },
-  surface: {
-    text: "#1f2933",
-    muted: "#52606d",
-    grid: "#dde3ea",
-    palette: ["#1d4ed8", "#d97706", "#059669", "#7c3aed", "#dc2626", "#0284c7"],
-  },
-  dark: {
-    text: "#e6e8eb",
-    muted: "#9aa5b1",
-    grid: "#323f4b",
-    palette: ["#60a5fa", "#fbbf24", "#34d399", "#a78bfa", "#f87171", "#38bdf8"],
-  },
-};
+type Loaded = PageData & { seq: number };
+type Status = { kind: "loading" } | { kind: "ready"; result: Loaded } | { kind: "error"; message: string };
+/** The server's drawings of the charts for the data of `seq`, newest last per element. */
+type Renders = { seq: number; byId: Record<string, ChartRender[]> };
 
-type Status =
-  { kind: "loading" } | { kind: "ready"; result: QueryResult } | { kind: "error"; message: string };
+const isChartElement = (e: TPublicElement) => e.type !== "kpi" && e.type !== "table";
+const sameSize = (r: ChartSize, s: ChartSize | undefined) =>
+  s !== undefined && r.width === s.width && r.height === s.height;
+/** Drawings kept per element: its sizes in and out of full screen, and a resize or two. */
+const KEEP_RENDERS = 4;
 
 function Kpi({
   element,
@@ -105,15 +93,17 @@ export function App({ boot }: { boot: EmbedBoot }) {
   const [status, setStatus] = useState<Status>({ kind: "loading" });
   const [pageId, setPageId] = useState(boot.pageId);
   const currentVariables = useRef<Record<string, string>>(boot.initialVariables);
-  const pendingCharts = useRef(0);
   const dataPosted = useRef<number>(-1);
   const requestSeq = useRef(0);
+  const [renders, setRenders] = useState<Renders>({ seq: -1, byId: {} });
+  /** Each chart's box as last measured (the size its drawing must have). */
+  const [sizes, setSizes] = useState<Record<string, ChartSize>>({});
+  const sizesNow = useRef(sizes);
   const [fullscreen, setFullscreen] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   /** An element the host asked to select: brought into view and focused once its page shows. */
   const [reveal, setReveal] = useState<{ id: string } | null>(null);
   const revealed = useRef<{ id: string } | null>(null);
-  const theme = THEMES[boot.theme];
   const page = boot.workbook.pages.find((p) => p.id === pageId) ?? boot.workbook.pages[0];
 
   // The token must not linger in the frame's URL or history.
@@ -196,20 +186,12 @@ export function App({ boot }: { boot: EmbedBoot }) {
     el.focus({ preventScroll: true });
   }, [reveal, pageId]);
 
-  const accept = useCallback(
-    (result: QueryResult, seq: number, page: string) => {
-      const p = boot.workbook.pages.find((x) => x.id === page) ?? boot.workbook.pages[0];
-      pendingCharts.current = p ? p.elements.filter((e) => e.type !== "kpi" && e.type !== "table").length : 0;
-      dataPosted.current = -1;
-      currentVariables.current = result.variables;
-      setStatus({ kind: "ready", result: { ...result, seq } as QueryResult & { seq: number } });
-      if (pendingCharts.current === 0) {
-        dataPosted.current = seq;
-        messenger.post({ type: "workbook:dataloaded" });
-      }
-    },
-    [boot, messenger],
-  );
+  const accept = useCallback((result: PageData, seq: number) => {
+    currentVariables.current = result.variables;
+    dataPosted.current = -1;
+    setStatus({ kind: "ready", result: { ...result, seq } });
+    setRenders({ seq, byId: Object.fromEntries(Object.entries(result.charts).map(([id, r]) => [id, [r]])) });
+  }, []);
 
   const load = useCallback(
     async (vars: Record<string, string>, page: string) => {
@@ -219,7 +201,8 @@ export function App({ boot }: { boot: EmbedBoot }) {
         const res = await fetch(boot.queryUrl, {
           method: "POST",
           headers: { authorization: `Bearer ${boot.sessionToken}`, "content-type": "application/json" },
-          body: JSON.stringify({ pageId: page, variables: vars }),
+          // The charts' sizes as they are now: the answer brings them drawn (a new page's come after).
+          body: JSON.stringify({ pageId: page, variables: vars, sizes: sizesNow.current, theme: boot.theme }),
         });
         if (seq !== requestSeq.current) return;
         if (!res.ok) {
@@ -229,9 +212,9 @@ export function App({ boot }: { boot: EmbedBoot }) {
           messenger.post({ type: "workbook:error", code: body.code ?? "EINVAL", message });
           return;
         }
-        const result = (await res.json()) as QueryResult;
+        const result = (await res.json()) as PageData;
         if (seq !== requestSeq.current) return;
-        accept(result, seq, page);
+        accept(result, seq);
       } catch {
         if (seq !== requestSeq.current) return;
         setStatus({ kind: "error", message: "The workbook could not be reached." });
@@ -250,23 +233,94 @@ export function App({ boot }: { boot: EmbedBoot }) {
     // The first render uses the data that came with the page; later changes fetch.
     if (!usedInitialData.current && boot.initialData && pageId === boot.pageId) {
       usedInitialData.current = true;
-      accept(boot.initialData, ++requestSeq.current, pageId);
+      accept(boot.initialData, ++requestSeq.current);
       return;
     }
     usedInitialData.current = true;
     void load(variables, pageId);
   }, [load, accept, variables, pageId, boot]);
 
-  const onChartRendered = useCallback(() => {
-    if (status.kind !== "ready") return;
-    const seq = (status.result as QueryResult & { seq: number }).seq;
-    if (dataPosted.current === seq) return;
-    pendingCharts.current -= 1;
-    if (pendingCharts.current <= 0) {
-      dataPosted.current = seq;
-      messenger.post({ type: "workbook:dataloaded" });
-    }
-  }, [status, messenger]);
+  const onChartSize = useCallback((nodeId: string, size: ChartSize) => {
+    sizesNow.current = { ...sizesNow.current, [nodeId]: size };
+    setSizes(sizesNow.current);
+  }, []);
+
+  // Charts the server has not drawn at their box's size (first data without sizes, a resize, a rotation,
+  // full screen): drawn again for the data shown, only those elements.
+  const drawing = useRef("");
+  const loaded = status.kind === "ready" ? status.result : undefined;
+  useEffect(() => {
+    if (!loaded || renders.seq !== loaded.seq) return;
+    const wanted = (page?.elements ?? []).filter((e) => {
+      const data = loaded.elements[e.id];
+      const size = sizes[e.id];
+      return (
+        isChartElement(e) &&
+        data &&
+        !data.error &&
+        size &&
+        !renders.byId[e.id]?.some((r) => sameSize(r, size))
+      );
+    });
+    if (wanted.length === 0) return;
+    const wantedSizes = Object.fromEntries(wanted.map((e) => [e.id, sizes[e.id] as ChartSize]));
+    const key = JSON.stringify([loaded.seq, wantedSizes]);
+    if (drawing.current === key) return;
+    const seq = loaded.seq;
+    const keep = (drawn: Record<string, ChartRender>) =>
+      setRenders((r) => {
+        if (r.seq !== seq) return r;
+        const byId = { ...r.byId };
+        for (const [id, render] of Object.entries(drawn)) {
+          byId[id] = [...(byId[id] ?? []).filter((x) => !sameSize(x, render)), render].slice(-KEEP_RENDERS);
+        }
+        return { seq, byId };
+      });
+    // A moment's wait gathers the boxes of one layout change into one request.
+    const timer = window.setTimeout(() => {
+      drawing.current = key;
+      fetch(boot.queryUrl, {
+        method: "POST",
+        headers: { authorization: `Bearer ${boot.sessionToken}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          pageId: page?.id,
+          variables: loaded.variables,
+          sizes: wantedSizes,
+          elements: wanted.map((e) => e.id),
+          theme: boot.theme,
+        }),
+      })
+        .then(async (res) => {
+          if (!res.ok) throw new Error(String(res.status));
+          keep(((await res.json()) as PageData).charts);
+        })
+        .catch(() =>
+          keep(
+            Object.fromEntries(
+              Object.entries(wantedSizes).map(([id, size]) => [
+                id,
+                { ...size, error: "This chart could not be drawn." },
+              ]),
+            ),
+          ),
+        );
+    }, 40);
+    return () => window.clearTimeout(timer);
+  }, [loaded, renders, sizes, page, boot]);
+
+  // `workbook:dataloaded` once every chart of the data shown is drawn at its box's size (or failed).
+  useEffect(() => {
+    if (!loaded || renders.seq !== loaded.seq || dataPosted.current === loaded.seq) return;
+    const done = (page?.elements ?? []).every((e) => {
+      if (!isChartElement(e)) return true;
+      const data = loaded.elements[e.id];
+      if (!data) return false;
+      return data.error !== undefined || renders.byId[e.id]?.some((r) => sameSize(r, sizes[e.id]));
+    });
+    if (!done) return;
+    dataPosted.current = loaded.seq;
+    messenger.post({ type: "workbook:dataloaded" });
+  }, [loaded, renders, sizes, page, messenger]);
 
   const change = useCallback(
     (updates: Record<string, string>) => {
@@ -307,7 +361,7 @@ export function App({ boot }: { boot: EmbedBoot }) {
   );
 
   // `workbook:chart:error` once per element that failed in a result.
-  const result = status.kind === "ready" ? status.result : undefined;
+  const result = loaded;
   useEffect(() => {
     if (!result) return;
     for (const [nodeId, data] of Object.entries(result.elements)) {
@@ -468,8 +522,8 @@ export function App({ boot }: { boot: EmbedBoot }) {
                 <Chart
                   element={e}
                   rows={data.rows}
-                  theme={theme}
-                  onRendered={onChartRendered}
+                  renders={result?.seq === renders.seq ? renders.byId[e.id] : undefined}
+                  onSize={onChartSize}
                   onError={onChartError}
                 />
               )}

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { TPublicElement } from "../src/workbooks/schema.ts";
-import { formatValue } from "./format.ts";
+import { formatValue } from "../src/workbooks/format.ts";
 
 type TableElement = Extract<TPublicElement, { type: "table" }>;
 type Row = Record<string, unknown>;

@@ -2,8 +2,8 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { EMBED_BOOT_ELEMENT_ID, type EmbedBoot } from "../src/embed/boot.ts";
 import { App } from "./App.tsx";
-// Inter, self-hosted with the page's assets (font-src 'self'); the charts keep the system font, which
-// ECharts can measure before any web font has loaded.
+// Inter, self-hosted with the page's assets (font-src 'self'). The server-drawn charts are set in it too:
+// the server lays their labels out with Inter's widths (src/charts/text.ts).
 import "@fontsource-variable/inter/wght.css";
 import "./styles.css";
 

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type { FrontEndAssets } from "../frontend.ts";
+import { isChart } from "../charts/option.ts";
 import type { TWorkbook } from "../workbooks/schema.ts";
 import { EMBED_BOOT_ELEMENT_ID, type EmbedBoot } from "./boot.ts";
 import type { EmbedErrorCode } from "./verify.ts";
@@ -15,11 +17,31 @@ function scriptJson(value: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
+/**
+ * Runs as soon as the page's skeleton is laid out (after the stylesheet, before the data arrives): tells the
+ * server the size of every chart slot, so it draws the charts for this frame's width with the first page's
+ * data (decision 015). Constant text, allowed by its hash.
+ */
+export const LAYOUT_SCRIPT = `(() => {
+  const script = document.currentScript;
+  const sizes = {};
+  for (const slot of document.querySelectorAll("[data-chart-slot]")) {
+    const box = slot.getBoundingClientRect();
+    sizes[slot.dataset.chartSlot] = { width: Math.floor(box.width), height: Math.floor(box.height) };
+  }
+  fetch(script.dataset.url, {
+    method: "POST",
+    headers: { authorization: "Bearer " + script.dataset.token, "content-type": "application/json" },
+    body: JSON.stringify({ sizes }),
+  }).catch(() => {});
+})();`;
+const LAYOUT_SCRIPT_HASH = `sha256-${createHash("sha256").update(LAYOUT_SCRIPT).digest("base64")}`;
+
 export function embedCsp(allowedOrigins: readonly string[], nonce?: string): string {
   return [
     "default-src 'none'",
-    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}`,
-    // ECharts writes inline styles into its tooltips.
+    nonce ? `script-src 'self' 'nonce-${nonce}'` : `script-src 'self' '${LAYOUT_SCRIPT_HASH}'`,
+    // The server-drawn charts carry their hover styles in a <style> element; tooltips are placed inline.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
@@ -31,13 +53,23 @@ export function embedCsp(allowedOrigins: readonly string[], nonce?: string): str
   ].join("; ");
 }
 
-/** Server-rendered skeleton of the page's grid, shown until the data arrives. */
+/** Height of a chart's drawing area (`.wb-chart`) outside full screen. */
+export function chartHeight(element: { height?: number }): number {
+  return element.height ?? 300;
+}
+
+/**
+ * Server-rendered skeleton of the page's grid, shown until the data arrives: the cards of the real page, so
+ * a chart's slot has the width its chart will have (the layout script measures them).
+ */
 function skeleton(page: TWorkbook["pages"][number]): string {
   return page.elements
-    .map(
-      (e) =>
-        `<div class="wb-skeleton wb-span-${e.span}" style="min-height:${e.type === "kpi" ? 112 : (e.height ?? 320)}px" aria-hidden="true"></div>`,
-    )
+    .map((e) => {
+      const inner = isChart(e)
+        ? `<div class="wb-skeleton" data-chart-slot="${escapeHtml(e.id)}" style="height:${chartHeight(e)}px"></div>`
+        : `<div class="wb-skeleton" style="min-height:${e.type === "kpi" ? 80 : (e.height ?? 300)}px"></div>`;
+      return `<div class="wb-card wb-span-${e.span}" aria-hidden="true">${inner}</div>`;
+    })
     .join("");
 }
 
@@ -48,17 +80,21 @@ function skeleton(page: TWorkbook["pages"][number]): string {
  */
 export function renderEmbedHead(
   definition: TWorkbook,
-  pageId: string,
-  theme: EmbedBoot["theme"],
+  boot: Pick<EmbedBoot, "pageId" | "theme" | "responsiveHeight" | "sessionToken">,
   assets: FrontEndAssets,
+  layoutUrl: string,
   accent?: string,
 ): string {
+  const { pageId, theme } = boot;
   const page = definition.pages.find((p) => p.id === pageId) ?? definition.pages[0];
   // The portal's firm colour (`:accent_color`, checked by `accentOf`) on the light themes; the dark theme
   // keeps its own light accent, which reads on dark backgrounds.
   const accentStyle = accent && theme !== "dark" ? ` style="--accent:${accent}"` : "";
+  // A host that sizes the frame to the page (`:responsive_height`) never needs the frame to scroll: without
+  // a scroll bar coming and going, the charts keep the width they were drawn for.
+  const fit = boot.responsiveHeight ? ' class="wb-fit"' : "";
   return `<!doctype html>
-<html lang="en" data-theme="${theme}"${accentStyle}>
+<html lang="en" data-theme="${theme}"${fit}${accentStyle}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -69,6 +105,7 @@ ${assets.styles.map((s) => `<link rel="stylesheet" href="${escapeHtml(s)}">`).jo
 </head>
 <body>
 <div id="root"><main class="wb-root" aria-busy="true"><div class="wb-header"><h1 class="wb-title">${escapeHtml(definition.name)}</h1></div><div class="wb-grid">${page ? skeleton(page) : ""}</div><p class="wb-visually-hidden" role="status">Loading ${escapeHtml(definition.name)}…</p></main></div>
+<script data-url="${escapeHtml(layoutUrl)}" data-token="${escapeHtml(boot.sessionToken)}">${LAYOUT_SCRIPT}</script>
 `;
 }
 
@@ -76,10 +113,6 @@ export function renderEmbedTail(boot: EmbedBoot): string {
   return `<script type="application/json" id="${EMBED_BOOT_ELEMENT_ID}">${scriptJson(boot)}</script>
 </body>
 </html>`;
-}
-
-export function renderEmbedPage(boot: EmbedBoot, definition: TWorkbook, assets: FrontEndAssets): string {
-  return renderEmbedHead(definition, boot.pageId, boot.theme, assets) + renderEmbedTail(boot);
 }
 
 /**

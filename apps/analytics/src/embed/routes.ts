@@ -1,15 +1,20 @@
 import { randomBytes } from "node:crypto";
 import type { OutgoingHttpHeaders } from "node:http";
+import { constants as zlibConstants, createBrotliCompress, createGzip } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { parseWorkbookName } from "@portal/sigma";
+import { renderCharts } from "../charts/render.ts";
+import { CHART_THEMES } from "../charts/themes.ts";
 import type { AnalyticsConfig } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import { clientIdsFromAttributes } from "../db/row-security.ts";
+import { acceptsEncoding } from "../encoding.ts";
 import { readFrontEndAssets } from "../frontend.ts";
 import { runWorkbookPage } from "../workbooks/run.ts";
 import { publicWorkbook, type TWorkbook } from "../workbooks/schema.ts";
-import type { EmbedBoot } from "./boot.ts";
+import type { EmbedBoot, PageData } from "./boot.ts";
+import { LAYOUT_GRACE_MS, LayoutReports, ZChartSizesSchema, within } from "./layout.ts";
 import {
   createEmbedSession,
   findWorkbookByUrlId,
@@ -53,11 +58,60 @@ function securityHeaders(reply: FastifyReply, config: AnalyticsConfig, nonce?: s
 const ZQueryBodySchema = z.object({
   pageId: z.string().max(64).optional(),
   variables: z.record(z.string().max(100), z.string().max(200)).default({}),
+  /** The page's chart sizes as the frame lays them out: the answer carries those charts drawn at them. */
+  sizes: ZChartSizesSchema.default({}),
+  /** Only these elements (charts drawn again at a new size); all of the page's when absent. */
+  elements: z.array(z.string().max(64)).max(64).optional(),
+  theme: z.enum(CHART_THEMES).default("light"),
 });
+
+const ZLayoutBodySchema = z.object({ sizes: ZChartSizesSchema });
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]{20,100})$/;
+
+/**
+ * Whether the request is a browser opening the page in a frame or tab, which runs the page's layout script;
+ * other clients get the page without waiting for chart sizes (the page asks for its charts itself then).
+ */
+function runsPageScripts(request: FastifyRequest): boolean {
+  return ["iframe", "frame", "document"].includes(String(request.headers["sec-fetch-dest"] ?? ""));
+}
+
+/** The page's body stream, compressed as the browser accepts, written straight to the socket. */
+function pageStream(request: FastifyRequest, reply: FastifyReply) {
+  const accept = request.headers["accept-encoding"];
+  const encoding = acceptsEncoding(accept, "br")
+    ? "br"
+    : acceptsEncoding(accept, "gzip")
+      ? "gzip"
+      : undefined;
+  reply.header("vary", "accept-encoding");
+  if (encoding) reply.header("content-encoding", encoding);
+  reply.hijack();
+  reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
+  if (!encoding) {
+    return { write: (chunk: string) => reply.raw.write(chunk), end: (chunk: string) => reply.raw.end(chunk) };
+  }
+  const zip =
+    encoding === "br"
+      ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+      : createGzip({ level: 6 });
+  zip.pipe(reply.raw);
+  return {
+    // Flushed: the head must reach the browser now, not when the compressor's buffer fills.
+    write: (chunk: string) => {
+      zip.write(chunk);
+      zip.flush();
+    },
+    end: (chunk: string) => zip.end(chunk),
+  };
+}
 
 export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void {
   const { config, db, workbooks } = deps;
   let lastPrune = 0;
+  const layouts = new LayoutReports();
+  const layoutUrl = `/${config.orgSlug}/api/embed/layout`;
 
   const handler = async (
     request: FastifyRequest<{ Params: { org: string; workbookName: string; pageId?: string } }>,
@@ -175,19 +229,21 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
       };
       securityHeaders(reply, config);
       request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
-      // Stream: the head goes out now, the boot data (with the first page's rows) when it is ready.
+      // The page reports its chart sizes from the skeleton while the queries run (page.ts's layout script).
+      const sizes = runsPageScripts(request) ? layouts.expect(sessionToken) : undefined;
+      // Stream: the head goes out now, the boot data (with the first page's rows and charts) when it is ready.
       const head = renderEmbedHead(
         wb,
-        boot.pageId,
-        boot.theme,
+        boot,
         await readFrontEndAssets(),
+        layoutUrl,
         accentOf(query[":accent_color"]),
       );
       // Written straight to the socket (not through a stream Fastify pipes later), so the browser has the
       // head, and starts on the script, before the queries below occupy this thread (PGlite runs in-process).
-      reply.hijack();
-      reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
-      reply.raw.write(head);
+      const out = pageStream(request, reply);
+      out.write(head);
+      const page = wb.pages.find((p) => p.id === boot.pageId) as TWorkbook["pages"][number];
       setImmediate(() => {
         void runWorkbookPage(
           db,
@@ -199,15 +255,24 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
           (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
         )
           .then(
-            (data) => {
-              boot.initialData = data;
+            async (data) => {
+              // Charts the page has not measured in time are drawn when it asks for them.
+              const measured = sizes ? await within(sizes, LAYOUT_GRACE_MS) : undefined;
+              const initial: PageData = {
+                ...data,
+                charts: measured ? renderCharts(page.elements, data, boot.theme, measured) : {},
+              };
+              boot.initialData = initial;
             },
             (error: unknown) => {
               // The page fetches its data itself when this fails.
               request.log.error({ err: error }, "initial data failed");
             },
           )
-          .finally(() => reply.raw.end(renderEmbedTail(boot)));
+          .finally(() => {
+            layouts.forget(sessionToken);
+            out.end(renderEmbedTail(boot));
+          });
       });
       return reply;
     } catch (error) {
@@ -219,11 +284,22 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
   app.get("/:org/workbook/:workbookName", handler);
   app.get("/:org/workbook/:workbookName/page/:pageId", handler);
 
-  // The embed page's data: control options and element rows, under the user's row security.
+  // The chart sizes of a page whose first data is being computed (page.ts's layout script). The session
+  // token names the waiting page; a report nobody waits for changes nothing.
+  app.post<{ Params: { org: string } }>("/:org/api/embed/layout", async (request, reply) => {
+    reply.header("cache-control", "no-store");
+    const token = BEARER.exec(request.headers.authorization ?? "")?.[1];
+    const body = ZLayoutBodySchema.safeParse(request.body ?? {});
+    if (!token || !body.success) return reply.code(400).send({ code: "EINVAL", message: "Invalid request." });
+    layouts.deliver(token, body.data.sizes);
+    return reply.code(204).send();
+  });
+
+  // The embed page's data: control options, element rows and the charts drawn at the page's sizes, under the
+  // user's row security.
   app.post<{ Params: { org: string } }>("/:org/api/embed/query", async (request, reply) => {
     reply.header("cache-control", "no-store");
-    const auth = request.headers.authorization ?? "";
-    const token = /^Bearer ([A-Za-z0-9_-]{20,100})$/.exec(auth)?.[1];
+    const token = BEARER.exec(request.headers.authorization ?? "")?.[1];
     const session = token ? await resolveEmbedSession(db, token) : undefined;
     if (!session || request.params.org !== config.orgSlug) {
       return reply
@@ -235,15 +311,21 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
     const definition = workbooks.get(session.urlId);
     if (!definition) return reply.code(404).send({ code: "ENOENT", message: "Workbook not found." });
     const clientIds = clientIdsFromAttributes(session.member.user_attributes);
+    const { pageId, variables, sizes, elements, theme } = body.data;
     const result = await runWorkbookPage(
       db,
       config.readerRole,
       clientIds,
       definition,
-      body.data.pageId,
-      body.data.variables,
+      pageId,
+      variables,
       (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
+      undefined,
+      elements ? new Set(elements) : undefined,
     );
-    return reply.send(result);
+    const page =
+      definition.pages.find((p) => p.id === pageId) ?? (definition.pages[0] as TWorkbook["pages"][number]);
+    const answer: PageData = { ...result, charts: renderCharts(page.elements, result, theme, sizes) };
+    return reply.send(answer);
   });
 }

@@ -107,7 +107,7 @@ export function parseDateRange(
 
 /**
  * Resolves the controls in order (a control's options may use earlier controls), then runs the page's element
- * queries, all inside one client-scoped, read-only, rolled-back transaction.
+ * queries (or the `only` ones), all inside one client-scoped, read-only, rolled-back transaction.
  */
 export async function runWorkbookPage(
   db: Database,
@@ -118,6 +118,8 @@ export async function runWorkbookPage(
   variables: Record<string, string>,
   log: (error: unknown, elementId: string) => void,
   onTiming?: (id: string, ms: number) => void,
+  /** Only these elements of the page (e.g. the charts the page draws again at a new size); all by default. */
+  only?: ReadonlySet<string>,
 ): Promise<QueryResult> {
   const page =
     workbook.pages.find((p) => p.id === pageId) ?? (workbook.pages[0] as TWorkbook["pages"][number]);
@@ -189,6 +191,7 @@ export async function runWorkbookPage(
 
     const elements: Record<string, ElementResult> = {};
     for (const e of page.elements) {
+      if (only && !only.has(e.id)) continue;
       const bound = bindQuery(e.query, values);
       await q.exec("savepoint element");
       try {
