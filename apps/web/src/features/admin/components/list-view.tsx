@@ -1,5 +1,5 @@
 import type { UseQueryResult } from "@tanstack/react-query";
-import { Fragment, useEffect, useId } from "react";
+import { Fragment, useEffect, useId, useState } from "react";
 import type { MouseEvent, ReactNode } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 
@@ -91,7 +91,12 @@ export function ListView<T>({
 }: TListViewProps<T>) {
   const navigate = useNavigate();
   const location = useLocation();
-  const notice = noticeFrom(location.state);
+  // The confirmation a save passed along shows until the person's next action here (a button, a link, a search).
+  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
+  const notice = dismissedFor === location.key ? undefined : noticeFrom(location.state);
+  const dismissNotice = () => {
+    if (notice) setDismissedFor(location.key);
+  };
   const searchId = useId();
   const page = query.data;
   const { setPage } = list;
@@ -199,7 +204,12 @@ export function ListView<T>({
   );
 
   return (
-    <div className="space-y-4">
+    <div
+      className="space-y-4"
+      onClickCapture={(event) => {
+        if ((event.target as Element).closest("button, a")) dismissNotice();
+      }}
+    >
       {notice ? <FormMessage tone="success">{notice}</FormMessage> : null}
       <div className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
         <div className="flex flex-col gap-3 border-b border-slate-200 p-4 sm:flex-row sm:items-center sm:justify-between">
@@ -212,7 +222,10 @@ export function ListView<T>({
               id={searchId}
               type="search"
               value={list.draft}
-              onChange={(event) => list.setDraft(event.target.value)}
+              onChange={(event) => {
+                dismissNotice();
+                list.setDraft(event.target.value);
+              }}
               placeholder={searchPlaceholder}
               maxLength={100}
               autoComplete="off"
