@@ -1,4 +1,4 @@
-import { newPerson, rowWith } from "./support/admin-helpers.ts";
+import { addClientViaApi, newPerson, rowWith, searchList } from "./support/admin-helpers.ts";
 import { accounts, expect, test } from "./support/fixtures.ts";
 
 // Issue 12's small things: a confirmation must not stay on screen after the person's next action.
@@ -23,12 +23,12 @@ test("a list's confirmation goes at the next action, and comes back with the nex
   await expect(notice).toBeVisible();
 
   // Typing a search is the next action: the earlier confirmation goes.
-  await page.getByRole("searchbox", { name: "Search clients" }).fill(client.businessId);
+  await searchList(page, "Search clients", client.businessId);
   await expect(rowWith(page, client.businessId)).toBeVisible();
   await expect(notice).toBeHidden();
 
   // A new save brings its own confirmation; starting a delete (then cancelling it) makes it go.
-  await rowWith(page, client.businessId).getByText(client.firstName).click();
+  await page.getByRole("link", { name: `Edit client ${client.businessId}` }).click();
   await expect(page).toHaveURL(/\/admin\/edit-client\?id=/);
   await page.getByLabel("Last Name").fill(`${client.lastName}-Renamed`);
   await page.getByRole("button", { name: "Update Client" }).click();
@@ -42,4 +42,21 @@ test("a list's confirmation goes at the next action, and comes back with the nex
   await expect(updated).toBeHidden();
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(updated).toBeHidden();
+});
+
+test("Edit Client shows only the latest action's message", async ({ page }) => {
+  const client = newPerson("client");
+  await addClientViaApi(page, client, []);
+  await page.goto(`/admin/edit-client?id=${encodeURIComponent(client.businessId)}`);
+
+  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  await page.getByRole("button", { name: "Yes, Sign out" }).click();
+  const signedOut = page.getByRole("status").filter({ hasText: "They were not signed in anywhere." });
+  await expect(signedOut).toBeVisible();
+
+  await page.getByRole("button", { name: "Send password reset email" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: `A password reset email was sent to ${client.email}.` }),
+  ).toBeVisible();
+  await expect(signedOut).toBeHidden();
 });

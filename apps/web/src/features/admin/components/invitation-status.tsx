@@ -10,6 +10,7 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { RESEND_FAILED, useResendInvitation } from "../api/resend-invitation";
 import { REVOKE_FAILED, useRevokeInvitation } from "../api/revoke-invitation";
+import { useScopedAction } from "../utils/action-scope";
 import { XIcon } from "./admin-icons";
 import { ConfirmDialog } from "./confirm-delete-dialog";
 
@@ -80,14 +81,23 @@ type TInvitationActionsProps = {
 export function InvitationActions({ kind, id, invitation, name }: TInvitationActionsProps) {
   const resend = useResendInvitation();
   const revoke = useRevokeInvitation();
+  const action = useScopedAction();
   const [confirming, setConfirming] = useState(false);
   const canRevoke = invitation.status !== "revoked";
-  const message = resend.isSuccess ? resend.data.message : revoke.isSuccess ? revoke.data.message : null;
-  const error = resend.isError
-    ? getErrorMessage(resend.error, RESEND_FAILED)
-    : revoke.isError
-      ? getErrorMessage(revoke.error, REVOKE_FAILED)
-      : null;
+  const message = !action.shows
+    ? null
+    : resend.isSuccess
+      ? resend.data.message
+      : revoke.isSuccess
+        ? revoke.data.message
+        : null;
+  const error = !action.shows
+    ? null
+    : resend.isError
+      ? getErrorMessage(resend.error, RESEND_FAILED)
+      : revoke.isError
+        ? getErrorMessage(revoke.error, REVOKE_FAILED)
+        : null;
 
   return (
     <span className="inline-flex flex-col items-end gap-1 align-middle max-md:mr-4 max-md:items-start">
@@ -97,6 +107,7 @@ export function InvitationActions({ kind, id, invitation, name }: TInvitationAct
           size="xs"
           isLoading={resend.isPending}
           onClick={() => {
+            action.start();
             revoke.reset();
             resend.mutate({ kind, id });
           }}
@@ -128,6 +139,7 @@ export function InvitationActions({ kind, id, invitation, name }: TInvitationAct
         pending={revoke.isPending}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
+          action.start();
           resend.reset();
           revoke.mutate({ kind, id }, { onSettled: () => setConfirming(false) });
         }}

@@ -9,6 +9,7 @@ import { controlClasses } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
 
+import { ActionScope } from "../utils/action-scope";
 import { noticeFrom } from "../utils/notice";
 import { pageCount, pageRangeText } from "../utils/paging";
 import type { TListPage } from "../utils/paging";
@@ -239,7 +240,7 @@ export function ListView<T>({
             </span>
           ) : null}
         </div>
-        {body}
+        <ActionScope>{body}</ActionScope>
         {page && !query.isError && page.total > 0 ? (
           <Pagination
             page={list.page}

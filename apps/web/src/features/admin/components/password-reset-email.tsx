@@ -5,6 +5,7 @@ import { FormMessage } from "@/components/ui/form-message";
 import { getErrorMessage } from "@/lib/errors";
 
 import { PASSWORD_RESET_FAILED, useSendPasswordReset } from "../api/send-password-reset";
+import { useScopedAction } from "../utils/action-scope";
 import { ReadOnlyItem } from "./form-layout";
 import { InvitationActions, InvitationBadge, invitationText } from "./invitation-status";
 
@@ -23,6 +24,7 @@ type TPasswordResetEmailProps = {
  */
 export function PasswordResetEmail({ kind, id, name, invitation }: TPasswordResetEmailProps) {
   const send = useSendPasswordReset({ kind, id });
+  const action = useScopedAction();
 
   if (invitation) {
     return (
@@ -40,16 +42,24 @@ export function PasswordResetEmail({ kind, id, name, invitation }: TPasswordRese
     <ReadOnlyItem label="Password reset" wide>
       <span className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <span>Emails them a link to choose a new password; the link works once, for an hour.</span>
-        <Button variant="secondary" size="sm" isLoading={send.isPending} onClick={() => send.mutate()}>
+        <Button
+          variant="secondary"
+          size="sm"
+          isLoading={send.isPending}
+          onClick={() => {
+            action.start();
+            send.mutate();
+          }}
+        >
           {send.isPending ? "Sending..." : "Send password reset email"}
         </Button>
       </span>
-      {send.isSuccess ? (
+      {action.shows && send.isSuccess ? (
         <span className="mt-2 block">
           <FormMessage tone="success">{send.data.message}</FormMessage>
         </span>
       ) : null}
-      {send.isError ? (
+      {action.shows && send.isError ? (
         <span className="mt-2 block">
           <FormMessage tone="error">{getErrorMessage(send.error, PASSWORD_RESET_FAILED)}</FormMessage>
         </span>

@@ -7,6 +7,7 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { REVOKE_SESSIONS_FAILED, useRevokeSessions } from "../api/revoke-sessions";
 import type { TPersonTarget } from "../people/api";
+import { useScopedAction } from "../utils/action-scope";
 import { ConfirmDialog } from "./confirm-delete-dialog";
 import { ReadOnlyItem } from "./form-layout";
 
@@ -22,6 +23,7 @@ type TSignOutEverywhereProps = {
  */
 export function SignOutEverywhere({ target, name }: TSignOutEverywhereProps) {
   const revoke = useRevokeSessions(target);
+  const action = useScopedAction();
   const [confirming, setConfirming] = useState(false);
 
   return (
@@ -34,12 +36,12 @@ export function SignOutEverywhere({ target, name }: TSignOutEverywhereProps) {
           Sign out everywhere
         </Button>
       </span>
-      {revoke.isSuccess ? (
+      {action.shows && revoke.isSuccess ? (
         <span className="mt-2 block">
           <FormMessage tone="success">{revoke.data.message}</FormMessage>
         </span>
       ) : null}
-      {revoke.isError ? (
+      {action.shows && revoke.isError ? (
         <span className="mt-2 block">
           <FormMessage tone="error">{getErrorMessage(revoke.error, REVOKE_SESSIONS_FAILED)}</FormMessage>
         </span>
@@ -51,7 +53,10 @@ export function SignOutEverywhere({ target, name }: TSignOutEverywhereProps) {
         description={`${name} is signed out on every device at once and must sign in again.`}
         pending={revoke.isPending}
         onCancel={() => setConfirming(false)}
-        onConfirm={() => revoke.mutate(undefined, { onSettled: () => setConfirming(false) })}
+        onConfirm={() => {
+          action.start();
+          revoke.mutate(undefined, { onSettled: () => setConfirming(false) });
+        }}
         confirmLabel="Yes, Sign out"
         pendingLabel="Signing out..."
         icon={<LogOutIcon className="size-5" />}

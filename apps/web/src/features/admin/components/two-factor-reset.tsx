@@ -7,6 +7,7 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { useResetTwoFactor } from "../people/api";
 import type { TPersonTarget } from "../people/api";
+import { useScopedAction } from "../utils/action-scope";
 import { ConfirmDialog } from "./confirm-delete-dialog";
 import { ReadOnlyItem } from "./form-layout";
 
@@ -24,6 +25,7 @@ type TTwoFactorResetProps = {
  */
 export function TwoFactorReset({ target, name, enabled }: TTwoFactorResetProps) {
   const reset = useResetTwoFactor(target);
+  const action = useScopedAction();
   const [confirming, setConfirming] = useState(false);
   const on = enabled && !reset.data?.reset;
 
@@ -41,12 +43,12 @@ export function TwoFactorReset({ target, name, enabled }: TTwoFactorResetProps) 
           </Button>
         ) : null}
       </span>
-      {reset.isSuccess ? (
+      {action.shows && reset.isSuccess ? (
         <span className="mt-2 block">
           <FormMessage tone="success">{reset.data.message}</FormMessage>
         </span>
       ) : null}
-      {reset.isError ? (
+      {action.shows && reset.isError ? (
         <span className="mt-2 block">
           <FormMessage tone="error">
             {getErrorMessage(reset.error, "Two-step verification could not be reset. Please try again.")}
@@ -60,7 +62,10 @@ export function TwoFactorReset({ target, name, enabled }: TTwoFactorResetProps) 
         description={`Only when ${name} has lost their authenticator app and backup codes: they are signed out and set it up again at their next sign-in.`}
         pending={reset.isPending}
         onCancel={() => setConfirming(false)}
-        onConfirm={() => reset.mutate(undefined, { onSettled: () => setConfirming(false) })}
+        onConfirm={() => {
+          action.start();
+          reset.mutate(undefined, { onSettled: () => setConfirming(false) });
+        }}
         confirmLabel="Yes, Reset"
         pendingLabel="Resetting..."
         icon={<ShieldIcon className="size-5" />}

@@ -12,6 +12,7 @@ import {
 } from "../components/person-fields";
 import { SignOutEverywhere } from "../components/sign-out-everywhere";
 import { TwoFactorReset } from "../components/two-factor-reset";
+import { ActionScope } from "../utils/action-scope";
 import { hasMissingFields, saveState } from "../utils/form-errors";
 import { useToListWithNotice } from "../utils/notice";
 import { fullName } from "../utils/people";
@@ -71,24 +72,26 @@ function EditPersonForm<R extends TPersonRow>({ kind, person }: { kind: TPersonU
               </AccessFields>
             ) : null}
           </fieldset>
-          <ReadOnlySection title={text.readOnlyTitle}>
-            <RegisteredSignIn
-              emailLabel={text.emailLabel}
-              email={person.email}
-              invited={Boolean(person.invitation)}
-            />
-            {EditDetails ? <EditDetails row={person} /> : null}
-            <SigmaSyncItem person={person} id={id} resync={resync} />
-            <TwoFactorReset target={target} name={fullName(person)} enabled={person.two_factor_enabled} />
-            <SignOutEverywhere target={target} name={fullName(person)} />
-            <PasswordResetEmail
-              kind={kind.kind}
-              id={id}
-              name={fullName(person)}
-              invitation={person.invitation}
-            />
-            {EditExtras ? <EditExtras row={person} /> : null}
-          </ReadOnlySection>
+          <ActionScope>
+            <ReadOnlySection title={text.readOnlyTitle}>
+              <RegisteredSignIn
+                emailLabel={text.emailLabel}
+                email={person.email}
+                invited={Boolean(person.invitation)}
+              />
+              {EditDetails ? <EditDetails row={person} /> : null}
+              <SigmaSyncItem person={person} id={id} resync={resync} />
+              <TwoFactorReset target={target} name={fullName(person)} enabled={person.two_factor_enabled} />
+              <SignOutEverywhere target={target} name={fullName(person)} />
+              <PasswordResetEmail
+                kind={kind.kind}
+                id={id}
+                name={fullName(person)}
+                invitation={person.invitation}
+              />
+              {EditExtras ? <EditExtras row={person} /> : null}
+            </ReadOnlySection>
+          </ActionScope>
           <SubmitFooter
             cancelTo={routes.list}
             submitLabel={`Update ${words.noun}`}
