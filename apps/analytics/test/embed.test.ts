@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SigmaRestClient } from "@portal/sigma";
+import type { EmbedBoot, PageData } from "../src/embed/boot.ts";
 import { DIST_DIR } from "../src/frontend.ts";
 import { acceptsEncoding } from "../src/server.ts";
 import {
@@ -222,6 +223,90 @@ describe("embed URL verification", () => {
   });
 });
 
+describe("charts drawn on the server", () => {
+  const bootOf = (html: string) =>
+    JSON.parse(/id="embed-boot">(.*?)<\/script>/s.exec(html)![1]!) as EmbedBoot & { initialData: PageData };
+  const post = (token: string, path: string, body: unknown) =>
+    fetch(`${t.server.embedBaseUrl}/api/embed/${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  it("draws the page's charts at the sizes the page asks for, only the elements asked for", async () => {
+    const page = await open((await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!))).url);
+    const boot = bootOf(page.html);
+    // A client that runs no script reports no sizes: the page comes at once, its charts to be asked for.
+    expect(boot.initialData.charts).toEqual({});
+    expect(Object.keys(boot.initialData.elements)).toContain("holdings");
+    // The page's layout script and its report address, allowed by the page's CSP.
+    const layout = /<script data-url="([^"]+)" data-token="([^"]+)">([^<]+)<\/script>/.exec(page.html);
+    expect(layout?.[1]).toBe(`/${t.server.config.orgSlug}/api/embed/layout`);
+    expect(layout?.[2]).toBe(boot.sessionToken);
+    const hash = createHash("sha256").update(layout![3]!).digest("base64");
+    expect(page.res.headers.get("content-security-policy")).toContain(`script-src 'self' 'sha256-${hash}'`);
+
+    const res = await post(boot.sessionToken, "query", {
+      variables: boot.initialData.variables,
+      sizes: { growth: { width: 640, height: 300 }, allocation: { width: 400, height: 320 } },
+      elements: ["growth", "allocation"],
+      theme: "dark",
+    });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as PageData;
+    expect(Object.keys(answer.elements).sort()).toEqual(["allocation", "growth"]);
+    expect(Object.keys(answer.charts).sort()).toEqual(["allocation", "growth"]);
+    const growth = answer.charts.growth!;
+    if (!("svg" in growth)) throw new Error(growth.error);
+    expect(growth.svg).toMatch(/^<svg width="640" height="300"/);
+    expect(growth.svg).toContain("#60a5fa"); // the dark theme's first colour
+    expect(growth.description).toContain("Growth of $100 vs benchmark");
+
+    // Sizes outside what the page can have are refused, as is a report without a session.
+    expect(
+      (await post(boot.sessionToken, "query", { sizes: { growth: { width: 5, height: 300 } } })).status,
+    ).toBe(400);
+    expect((await post(boot.sessionToken, "layout", { sizes: { growth: { width: 640 } } })).status).toBe(400);
+    const noSession = await fetch(`${t.server.embedBaseUrl}/api/embed/layout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sizes: {} }),
+    });
+    expect(noSession.status).toBe(400);
+    // A report for a page that waits for nothing changes nothing.
+    expect(
+      (await post(boot.sessionToken, "layout", { sizes: { growth: { width: 640, height: 300 } } })).status,
+    ).toBe(204);
+  });
+
+  it("draws the first page's charts into the page when the browser reports their sizes in time", async () => {
+    const { url } = await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!));
+    // As a browser opening a frame: the page waits for the layout report, which the test sends itself once
+    // it has the page's head (and the session token in it).
+    const res = await fetch(url, { headers: { "sec-fetch-dest": "iframe", "accept-encoding": "identity" } });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let html = "";
+    let reported = false;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      html += decoder.decode(value, { stream: true });
+      const token = /data-token="([^"]+)"/.exec(html)?.[1];
+      if (token && !reported) {
+        reported = true;
+        const sizes = { "value-history": { width: 900, height: 280 }, growth: { width: 500, height: 300 } };
+        expect((await post(token, "layout", { sizes })).status).toBe(204);
+      }
+    }
+    expect(reported).toBe(true);
+    const { charts } = bootOf(html).initialData;
+    expect(Object.keys(charts).sort()).toEqual(["growth", "value-history"]);
+    expect(charts["value-history"]).toMatchObject({ width: 900, height: 280 });
+    expect((charts["value-history"] as { svg: string }).svg).toMatch(/^<svg width="900" height="280"/);
+  });
+});
+
 describe("compression", () => {
   it("sends the page's built script precompressed as the browser accepts, and the page itself compressed", async () => {
     const { url } = await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!));
@@ -230,6 +315,15 @@ describe("compression", () => {
     const html = await page.text();
     const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
+    // The page is streamed compressed: its head at once, the data when ready (fetch decompresses).
+    expect(page.headers.get("content-encoding")).toBe("br");
+    expect(page.headers.get("vary")).toMatch(/accept-encoding/i);
+    expect(html).toContain('id="embed-boot"');
+    const gzipped = await fetch((await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!))).url, {
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(await gzipped.text()).toContain('id="embed-boot"');
     const raw = await readFile(path.join(DIST_DIR, script!.slice(1)), "utf8");
     for (const encoding of ["br", "gzip"]) {
       const res = await fetch(`${t.server.url}${script}`, { headers: { "accept-encoding": encoding } });

@@ -1,6 +1,7 @@
 /**
- * Every workbook is readable at 390, 768 and 1440 px: no chart label (the SVG text ECharts draws) overlaps
- * another or sticks out of its chart, nothing scrolls inside the page and nothing is wider than the frame,
+ * Every workbook is readable at 390, 768 and 1440 px: every chart is drawn (by the server, decision 015) for its
+ * box, no chart label (the SVG text ECharts draws, as Chromium lays it out) overlaps another or sticks out of its
+ * chart, nothing scrolls inside the page and nothing is wider than the frame,
  * and the frame's reported height settles once instead of jumping while the workbook loads.
  */
 import AxeBuilder from "@axe-core/playwright";
@@ -58,6 +59,14 @@ function findLayoutProblems(): LayoutProblem[] {
   for (const chart of Array.from(document.querySelectorAll<HTMLElement>(".wb-chart"))) {
     const id = chart.closest("section")?.getAttribute("data-element-id") ?? "?";
     const box = chart.getBoundingClientRect();
+    // The server drew the chart for this box (a drawing for another size would be shown scaled).
+    const drawnFor = chart.querySelector(".wb-chart-svg > svg")?.getAttribute("viewBox");
+    if (drawnFor !== `0 0 ${Math.floor(box.width)} ${Math.floor(box.height)}`) {
+      problems.push({
+        where: id,
+        problem: `drawn for ${drawnFor ?? "nothing"} in a ${box.width}×${box.height} px box`,
+      });
+    }
     const labels = Array.from(chart.querySelectorAll("svg text"))
       .filter((el) => visible(el) && (el.textContent ?? "").trim() !== "")
       .map((el) => ({ text: (el.textContent ?? "").trim(), r: el.getBoundingClientRect() }))
@@ -128,10 +137,11 @@ async function openWorkbook(workbookName: string, width: number): Promise<Frame>
   await waitForEvent(page, "workbook:dataloaded");
   const frame = page.frames().find((f) => f.url().includes("/workbook/"));
   if (!frame) throw new Error("no workbook frame");
-  // Charts redraw on resize observers; wait until the labels have stopped moving.
+  // Charts are drawn again when their box changes; wait until the labels (in Inter) have stopped moving.
   await frame.waitForFunction(
     () =>
       new Promise<boolean>((resolve) => {
+        if (document.fonts.status !== "loaded") return resolve(false);
         const snap = () =>
           Array.from(document.querySelectorAll(".wb-chart svg text"))
             .map((e) => JSON.stringify(e.getBoundingClientRect()))
@@ -155,6 +165,39 @@ describe("workbook layout", () => {
       });
     }
   }
+
+  it("a phone turned sideways (390 → 844 px) gets every chart drawn again for its new width, labels still fitting", async () => {
+    const frame = await openWorkbook(DEMO_WORKBOOKS[0]!.workbookName, 390);
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/embed/query")) asked.push(r.postData() ?? "");
+    });
+    const widths = () =>
+      frame.evaluate(() =>
+        Array.from(document.querySelectorAll(".wb-chart-svg > svg")).map((s) => s.getAttribute("viewBox")),
+      );
+    const before = await widths();
+    expect(
+      before.every((v) => v?.startsWith("0 0 332 ")),
+      before.join(),
+    ).toBe(true);
+    await page.setViewportSize({ width: 844, height: 390 });
+    await page.evaluate(() => {
+      (document.getElementById("embed") as HTMLIFrameElement).width = "844";
+    });
+    await expect
+      .poll(async () => (await frame.evaluate(findLayoutProblems)).length, { timeout: 15_000 })
+      .toBe(0);
+    const after = await widths();
+    expect(after).toHaveLength(before.length);
+    expect(
+      after.every((v) => v?.startsWith("0 0 762 ")),
+      after.join(),
+    ).toBe(true);
+    // Only the charts were asked for again, once.
+    expect(asked).toHaveLength(1);
+    expect(JSON.parse(asked[0]!).elements).toHaveLength(before.length);
+  });
 
   for (const width of [390, 1440]) {
     it(`axe finds nothing inside the frame at ${width} px (landmarks, tables, contrast)`, async () => {
