@@ -58,8 +58,9 @@ try {
       await page.goto(url);
       await page.waitForFunction(() => performance.getEntriesByName("wb:workbook:dataloaded").length > 0);
       const slug = (parseWorkbookName(wb.workbookName)?.slug ?? wb.workbookName).toLowerCase();
-      // Charts settle on resize observers after the data event: wait until their labels stop moving.
+      // The charts' text is set in Inter: wait for it, and until the labels stop moving.
       // (A string: tsx would wrap a function's inner helpers in a helper the page does not have.)
+      await page.evaluate("document.fonts.ready");
       await page.waitForFunction(`new Promise((resolve) => {
         const snap = () => Array.from(document.querySelectorAll(".wb-chart svg text"))
           .map((e) => JSON.stringify(e.getBoundingClientRect())).join();

@@ -18,6 +18,10 @@ const sameSize = (r: ChartSize, s: ChartSize | undefined) =>
   s !== undefined && r.width === s.width && r.height === s.height;
 /** Drawings kept per element: its sizes in and out of full screen, and a resize or two. */
 const KEEP_RENDERS = 4;
+const rendersOf = (charts: Record<string, ChartRender>, seq: number): Renders => ({
+  seq,
+  byId: Object.fromEntries(Object.entries(charts).map(([id, r]) => [id, [r]])),
+});
 
 function Kpi({
   element,
@@ -90,12 +94,15 @@ function DateRange({ control, onChange }: { control: ResolvedControl; onChange: 
 export function App({ boot }: { boot: EmbedBoot }) {
   const messenger = useMemo(() => createMessenger(boot.allowedOrigins), [boot.allowedOrigins]);
   const [variables, setVariables] = useState<Record<string, string>>(boot.initialVariables);
-  const [status, setStatus] = useState<Status>({ kind: "loading" });
+  // The first page's data (and its charts) came with the page: shown by the first render.
+  const [status, setStatus] = useState<Status>(() =>
+    boot.initialData ? { kind: "ready", result: { ...boot.initialData, seq: 0 } } : { kind: "loading" },
+  );
   const [pageId, setPageId] = useState(boot.pageId);
   const currentVariables = useRef<Record<string, string>>(boot.initialVariables);
   const dataPosted = useRef<number>(-1);
   const requestSeq = useRef(0);
-  const [renders, setRenders] = useState<Renders>({ seq: -1, byId: {} });
+  const [renders, setRenders] = useState<Renders>(() => rendersOf(boot.initialData?.charts ?? {}, 0));
   /** Each chart's box as last measured (the size its drawing must have). */
   const [sizes, setSizes] = useState<Record<string, ChartSize>>({});
   const sizesNow = useRef(sizes);
@@ -190,7 +197,7 @@ export function App({ boot }: { boot: EmbedBoot }) {
     currentVariables.current = result.variables;
     dataPosted.current = -1;
     setStatus({ kind: "ready", result: { ...result, seq } });
-    setRenders({ seq, byId: Object.fromEntries(Object.entries(result.charts).map(([id, r]) => [id, [r]])) });
+    setRenders(rendersOf(result.charts, seq));
   }, []);
 
   const load = useCallback(
@@ -230,15 +237,14 @@ export function App({ boot }: { boot: EmbedBoot }) {
 
   const usedInitialData = useRef(false);
   useEffect(() => {
-    // The first render uses the data that came with the page; later changes fetch.
+    // The first render used the data that came with the page; later changes fetch.
     if (!usedInitialData.current && boot.initialData && pageId === boot.pageId) {
       usedInitialData.current = true;
-      accept(boot.initialData, ++requestSeq.current);
       return;
     }
     usedInitialData.current = true;
     void load(variables, pageId);
-  }, [load, accept, variables, pageId, boot]);
+  }, [load, variables, pageId, boot]);
 
   const onChartSize = useCallback((nodeId: string, size: ChartSize) => {
     sizesNow.current = { ...sizesNow.current, [nodeId]: size };

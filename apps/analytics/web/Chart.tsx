@@ -89,52 +89,60 @@ function TipContent({
   );
 }
 
-/** The axis pointer of a cartesian chart: a line (or the bars' band) at the category, dots on the lines. */
-function AxisPointer({ hover, index }: { hover: AxisHover; index: number }) {
+/**
+ * The axis pointer of a cartesian chart at a category: the bars' band (drawn under the chart, as ECharts
+ * shades it), or a line with a dot on each line series (over it).
+ */
+function AxisPointer({
+  hover,
+  index,
+  size,
+  layer,
+}: {
+  hover: AxisHover;
+  index: number;
+  size: ChartSize;
+  layer: "under" | "over";
+}) {
   const at = hover.positions[index] as number;
   const { plot } = hover;
-  const band = hover.points.every((p) => p.length === 0);
+  const bars = hover.points.every((p) => p.length === 0);
+  if (bars !== (layer === "under")) return null;
   const across = hover.horizontal
     ? { x1: plot.x, x2: plot.x + plot.width, y1: at, y2: at }
     : { x1: at, x2: at, y1: plot.y, y2: plot.y + plot.height };
+  const band = hover.horizontal
+    ? { x: plot.x, width: plot.width, y: at - hover.band / 2, height: hover.band }
+    : { x: at - hover.band / 2, width: hover.band, y: plot.y, height: plot.height };
   return (
-    <>
-      {band ? (
-        hover.horizontal ? (
-          <rect
-            x={plot.x}
-            width={plot.width}
-            y={at - hover.band / 2}
-            height={hover.band}
-            className="wb-pointer-band"
-          />
-        ) : (
-          <rect
-            x={at - hover.band / 2}
-            width={hover.band}
-            y={plot.y}
-            height={plot.height}
-            className="wb-pointer-band"
-          />
-        )
+    <svg
+      className="wb-chart-pointer"
+      viewBox={`0 0 ${size.width} ${size.height}`}
+      aria-hidden="true"
+      focusable="false"
+    >
+      {bars ? (
+        <rect {...band} className="wb-pointer-band" />
       ) : (
-        <line {...across} className="wb-pointer-line" />
+        <>
+          <line {...across} className="wb-pointer-line" />
+          {hover.points.map((points, s) => {
+            const v = points[index];
+            if (v === null || v === undefined) return null;
+            return (
+              <circle
+                key={s}
+                cx={hover.horizontal ? v : at}
+                cy={hover.horizontal ? at : v}
+                r={4}
+                fill={hover.colours[s]}
+                className="wb-pointer-dot"
+              />
+            );
+          })}
+        </>
       )}
-      {hover.points.map((points, s) => {
-        const v = points[index];
-        if (v === null || v === undefined) return null;
-        return (
-          <circle
-            key={s}
-            cx={hover.horizontal ? v : at}
-            cy={hover.horizontal ? at : v}
-            r={4}
-            fill={hover.colours[s]}
-            className="wb-pointer-dot"
-          />
-        );
-      })}
-    </>
+    </svg>
   );
 }
 
@@ -164,24 +172,29 @@ export function Chart({
   const render = renderFor(renders, size);
   const drawn = render && "svg" in render ? render : undefined;
 
-  // Measured before paint and on every change of the box (frame width, rotation, full screen).
+  // Measured before the first paint, then on every change of the box (frame width, rotation, full screen).
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const observer = new ResizeObserver((entries) => {
-      const box = entries[0]?.contentRect;
+    const measure = (width: number, height: number) => {
       // A hidden chart (another element is full screen) keeps its size and drawing.
-      if (!box || box.width < CHART_SIZE_LIMITS.minWidth || box.height < CHART_SIZE_LIMITS.minHeight) return;
+      if (width < CHART_SIZE_LIMITS.minWidth || height < CHART_SIZE_LIMITS.minHeight) return;
       const next = {
-        width: Math.min(Math.floor(box.width), CHART_SIZE_LIMITS.maxWidth),
-        height: Math.min(Math.floor(box.height), CHART_SIZE_LIMITS.maxHeight),
+        width: Math.min(Math.floor(width), CHART_SIZE_LIMITS.maxWidth),
+        height: Math.min(Math.floor(height), CHART_SIZE_LIMITS.maxHeight),
       };
       setSize((s) => (s && s.width === next.width && s.height === next.height ? s : next));
+    };
+    const box = el.getBoundingClientRect();
+    measure(box.width, box.height);
+    const observer = new ResizeObserver((entries) => {
+      const rect = entries[0]?.contentRect;
+      if (rect) measure(rect.width, rect.height);
     });
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (size) onSize(element.id, size);
   }, [element.id, size, onSize]);
 
@@ -243,8 +256,14 @@ export function Chart({
       aria-label={drawn?.description}
       onPointerMove={track}
       onPointerDown={track}
-      onPointerLeave={() => setTip(null)}
+      // A finger lifts off (and "leaves") right after a tap: its tooltip stays until the next tap.
+      onPointerLeave={(e) => {
+        if (e.pointerType === "mouse") setTip(null);
+      }}
     >
+      {drawn && shownTip && drawn.hover.kind === "axis" && (
+        <AxisPointer hover={drawn.hover} index={shownTip.index} size={drawn} layer="under" />
+      )}
       {drawn ? (
         <div className="wb-chart-svg" dangerouslySetInnerHTML={{ __html: drawn.svg }} />
       ) : failed ? (
@@ -255,14 +274,7 @@ export function Chart({
       {drawn && shownTip && (
         <>
           {drawn.hover.kind === "axis" && (
-            <svg
-              className="wb-chart-pointer"
-              viewBox={`0 0 ${drawn.width} ${drawn.height}`}
-              aria-hidden="true"
-              focusable="false"
-            >
-              <AxisPointer hover={drawn.hover} index={shownTip.index} />
-            </svg>
+            <AxisPointer hover={drawn.hover} index={shownTip.index} size={drawn} layer="over" />
           )}
           <div
             className="wb-tip"

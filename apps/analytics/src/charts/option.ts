@@ -110,8 +110,6 @@ export function buildOption(
           bottom: legendHeight + 8,
           itemStyle: { borderColor: colours.grid, borderWidth: 1 },
           label: { show: false },
-          // Hovering a slice lifts it a little (CSS in the SVG, no script).
-          emphasis: { scale: true, scaleSize: 4 },
           data: rows.map((r) => ({ name: String(r[element.name]), value: Number(r[element.value] ?? 0) })),
         },
       ],

@@ -192,6 +192,9 @@ export async function runWorkbookPage(
     const elements: Record<string, ElementResult> = {};
     for (const e of page.elements) {
       if (only && !only.has(e.id)) continue;
+      // PGlite runs its queries in this thread, one promise after another: without a turn of the event loop
+      // between elements, no other request (such as the page's layout report) is read until all are done.
+      await new Promise((resolve) => setImmediate(resolve));
       const bound = bindQuery(e.query, values);
       await q.exec("savepoint element");
       try {
