@@ -169,6 +169,10 @@ describe("several instances with REDIS_URL", () => {
     const c = await createTestApp(database, env);
     const d = await createTestApp(database, env);
     try {
+      // Both connected to Redis first: until then each instance counts on its own (the fallback), by design.
+      const ready = async (t: typeof c) =>
+        (await t.app.inject({ method: "GET", url: "/readyz" })).json().status === "ready";
+      await waitFor(async () => (await ready(c)) && (await ready(d)), 10_000, "both instances on Redis");
       // Different accounts (no account lock in play), one address, ten requests at once on two instances.
       const statuses = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
