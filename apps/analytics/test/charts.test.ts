@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AxisHover } from "../src/charts/contract.ts";
 import { INTER_VERSION } from "../src/charts/inter-widths.ts";
 import type { ChartElement } from "../src/charts/option.ts";
-import { renderChart } from "../src/charts/render.ts";
+import { renderChart, renderCharts } from "../src/charts/render.ts";
 import { CHART_FONT, textWidth } from "../src/charts/text.ts";
 import { launchChromium } from "./browser-harness.ts";
 
@@ -106,6 +106,25 @@ describe("charts drawn on the server", () => {
       expect(render.svg).toContain(`ecmeta_data_index="${i}" ecmeta_ssr_type="chart"`);
     }
     expect(render.svg).toContain('ecmeta_ssr_type="legend"');
+  });
+
+  it("draws a chart once for the same data, theme and size, and again when any of them changes", () => {
+    const elements = [line];
+    const result = (rows: typeof days) => ({
+      asOf: "2026-04-30",
+      historyStart: "2026-01-01",
+      controls: [],
+      variables: {},
+      elements: { value: { rows } },
+    });
+    const size = { value: { width: 640, height: 280 } };
+    const first = renderCharts(elements, result(days), "light", size).value;
+    expect(renderCharts(elements, result(structuredClone(days)), "light", size).value).toBe(first);
+    const changed = days.map((d, i) => (i === 50 ? { ...d, portfolio: 1 } : d));
+    expect(renderCharts(elements, result(changed), "light", size).value).not.toBe(first);
+    expect(renderCharts(elements, result(days), "dark", size).value).not.toBe(first);
+    const wider = renderCharts(elements, result(days), "light", { value: { width: 641, height: 280 } }).value;
+    expect(wider).toMatchObject({ width: 641 });
   });
 
   it("writes names from the data as text, never as markup", () => {

@@ -3,6 +3,7 @@
  * frame measured (decision 015). The page only inserts the SVG and adds the hover tooltips (web/Chart.tsx),
  * so ECharts is never sent to the browser.
  */
+import { createHash } from "node:crypto";
 import { BarChart, LineChart, PieChart } from "echarts/charts";
 import { GridComponent, LegendComponent } from "echarts/components";
 import * as echarts from "echarts/core";
@@ -69,6 +70,29 @@ function axisHover(
   };
 }
 
+/**
+ * Drawings already made, by chart, data, theme and size: the same client opening the same workbook at the
+ * same width again (or an advisor and their client) gets the chart without drawing it again. The drawing
+ * depends on nothing else, so an entry is never stale; the oldest go first.
+ */
+const drawn = new Map<string, ChartRender>();
+const DRAWN_KEPT = 300;
+
+function remembered(key: string, draw: () => ChartRender): ChartRender {
+  const hit = drawn.get(key);
+  if (hit) {
+    drawn.delete(key);
+    drawn.set(key, hit);
+    return hit;
+  }
+  const render = draw();
+  if ("svg" in render) {
+    drawn.set(key, render);
+    if (drawn.size > DRAWN_KEPT) drawn.delete(drawn.keys().next().value as string);
+  }
+  return render;
+}
+
 /** One chart as an SVG string of exactly `size`, with what the page needs for its tooltips. */
 export function renderChart(
   element: ChartElement,
@@ -108,7 +132,10 @@ export function renderCharts(
     const size = sizes[element.id];
     const data = result.elements[element.id];
     if (!isChart(element) || !size || !data || data.error) continue;
-    charts[element.id] = renderChart(element, data.rows, theme, size);
+    const key = createHash("sha256")
+      .update(JSON.stringify([element, data.rows, theme, size.width, size.height]))
+      .digest("base64");
+    charts[element.id] = remembered(key, () => renderChart(element, data.rows, theme, size));
   }
   return charts;
 }
