@@ -161,6 +161,39 @@ describe("server-drawn charts in the frame", () => {
     expect(texts).toContain(await pieTip.textContent());
   });
 
+  it("switches a series off and on from the legend, as ECharts' legend does", async () => {
+    const { frame } = await open();
+    const chart = frame.locator(".wb-chart[data-element-id=growth]");
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/embed/query")) asked.push(r.postData() ?? "");
+    });
+    const lines = () => chart.locator(".wb-chart-svg path[fill=none][stroke]").count();
+    const drawnBefore = await chart.locator(".wb-chart-svg svg").innerHTML();
+    // The legend item "Benchmark": its hit area is the legend path ECharts' SSR client names.
+    const benchmark = chart
+      .locator('.wb-chart-svg path[ecmeta_ssr_type=legend][ecmeta_series_index="1"]')
+      .last();
+    await benchmark.click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(JSON.parse(asked[0]!)).toMatchObject({ elements: ["growth"], sizes: { growth: { off: [1] } } });
+    await expect
+      .poll(async () => (await chart.locator(".wb-chart-svg svg").innerHTML()) !== drawnBefore)
+      .toBe(true);
+    // The tooltip names only the series still shown.
+    const box = (await chart.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+    const tip = chart.locator(".wb-tip");
+    await tip.waitFor({ state: "visible" });
+    const names = await tip.locator(".wb-tip-line span:not(.wb-tip-swatch)").allTextContents();
+    expect(names).toEqual(["Portfolio"]);
+    expect(await lines()).toBeGreaterThan(0);
+    // On again: the first drawing comes back without asking the server.
+    await benchmark.click();
+    await expect.poll(() => chart.locator(".wb-chart-svg svg").innerHTML()).toBe(drawnBefore);
+    expect(asked).toHaveLength(1);
+  });
+
   it("draws a chart again at its full-screen size, and goes back to the drawing it had", async () => {
     const { frame } = await open();
     const before = (await drawings(frame)).find((d) => d.id === "growth")!;

@@ -108,7 +108,7 @@ describe("charts drawn on the server", () => {
     expect(render.svg).toContain('ecmeta_ssr_type="legend"');
   });
 
-  it("draws a chart once for the same data, theme and size, and again when any of them changes", () => {
+  it("draws a chart once for the same data, theme, size and legend, and again when any of them changes", () => {
     const elements = [line];
     const result = (rows: typeof days) => ({
       asOf: "2026-04-30",
@@ -123,6 +123,11 @@ describe("charts drawn on the server", () => {
     const changed = days.map((d, i) => (i === 50 ? { ...d, portfolio: 1 } : d));
     expect(renderCharts(elements, result(changed), "light", size).value).not.toBe(first);
     expect(renderCharts(elements, result(days), "dark", size).value).not.toBe(first);
+    const benchmarkOff = renderCharts(elements, result(days), "light", {
+      value: { width: 640, height: 280, off: [1] },
+    }).value;
+    expect(benchmarkOff).not.toBe(first);
+    expect(benchmarkOff).toMatchObject({ off: [1] });
     const wider = renderCharts(elements, result(days), "light", { value: { width: 641, height: 280 } }).value;
     expect(wider).toMatchObject({ width: 641 });
   });

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { ChartRender, ChartSize } from "../src/charts/contract.ts";
+import { sameView, type ChartRender, type ChartSize } from "../src/charts/contract.ts";
 import type { EmbedBoot, PageData } from "../src/embed/boot.ts";
 import { formatValue } from "../src/workbooks/format.ts";
 import type { ResolvedControl } from "../src/workbooks/run.ts";
@@ -14,8 +14,6 @@ type Status = { kind: "loading" } | { kind: "ready"; result: Loaded } | { kind: 
 type Renders = { seq: number; byId: Record<string, ChartRender[]> };
 
 const isChartElement = (e: TPublicElement) => e.type !== "kpi" && e.type !== "table";
-const sameSize = (r: ChartSize, s: ChartSize | undefined) =>
-  s !== undefined && r.width === s.width && r.height === s.height;
 /** Drawings kept per element: its sizes in and out of full screen, and a resize or two. */
 const KEEP_RENDERS = 4;
 const rendersOf = (charts: Record<string, ChartRender>, seq: number): Renders => ({
@@ -265,7 +263,7 @@ export function App({ boot }: { boot: EmbedBoot }) {
         data &&
         !data.error &&
         size &&
-        !renders.byId[e.id]?.some((r) => sameSize(r, size))
+        !renders.byId[e.id]?.some((r) => sameView(r, size))
       );
     });
     if (wanted.length === 0) return;
@@ -278,7 +276,7 @@ export function App({ boot }: { boot: EmbedBoot }) {
         if (r.seq !== seq) return r;
         const byId = { ...r.byId };
         for (const [id, render] of Object.entries(drawn)) {
-          byId[id] = [...(byId[id] ?? []).filter((x) => !sameSize(x, render)), render].slice(-KEEP_RENDERS);
+          byId[id] = [...(byId[id] ?? []).filter((x) => !sameView(x, render)), render].slice(-KEEP_RENDERS);
         }
         return { seq, byId };
       });
@@ -321,7 +319,7 @@ export function App({ boot }: { boot: EmbedBoot }) {
       if (!isChartElement(e)) return true;
       const data = loaded.elements[e.id];
       if (!data) return false;
-      return data.error !== undefined || renders.byId[e.id]?.some((r) => sameSize(r, sizes[e.id]));
+      return data.error !== undefined || renders.byId[e.id]?.some((r) => sameView(r, sizes[e.id]));
     });
     if (!done) return;
     dataPosted.current = loaded.seq;

@@ -1,7 +1,8 @@
 import { hydrate } from "echarts/ssr/client/index";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   CHART_SIZE_LIMITS,
+  sameView,
   type AxisHover,
   type ChartRender,
   type ChartSize,
@@ -12,13 +13,10 @@ import type { TPublicElement } from "../src/workbooks/schema.ts";
 type ChartElement = Extract<TPublicElement, { type: "line" | "area" | "bar" | "pie" }>;
 type Row = Record<string, unknown>;
 
-/** The drawing made for `size`, else the newest one (shown scaled until the right one arrives). */
-export function renderFor(renders: readonly ChartRender[] | undefined, size: ChartSize | undefined) {
+/** The drawing made for `view`, else the newest one (shown scaled until the right one arrives). */
+export function renderFor(renders: readonly ChartRender[] | undefined, view: ChartSize | undefined) {
   if (!renders || renders.length === 0) return undefined;
-  return (
-    (size && renders.find((r) => r.width === size.width && r.height === size.height)) ??
-    renders[renders.length - 1]
-  );
+  return renders.find((r) => sameView(r, view)) ?? renders[renders.length - 1];
 }
 
 /** The category under the pointer: the nearest category centre along the category axis. */
@@ -54,11 +52,14 @@ function TipContent({
   rows,
   hover,
   index,
+  off,
 }: {
   element: ChartElement;
   rows: Row[];
   hover: ChartRender;
   index: number;
+  /** Series switched off in the legend: not in the tooltip either. */
+  off: readonly number[];
 }) {
   const row = rows[index];
   if (!row || !("hover" in hover)) return null;
@@ -78,13 +79,15 @@ function TipContent({
   return (
     <>
       <p className="wb-tip-head">{formatValue(row[element.x], element.xFormat)}</p>
-      {element.series.map((s, i) => (
-        <p key={s.field} className="wb-tip-line">
-          <Swatch colour={hover.hover.colours[i] ?? "currentColor"} />
-          <span>{s.name}</span>
-          <strong>{formatValue(row[s.field], s.format ?? element.yFormat)}</strong>
-        </p>
-      ))}
+      {element.series.map((s, i) =>
+        off.includes(i) ? null : (
+          <p key={s.field} className="wb-tip-line">
+            <Swatch colour={hover.hover.colours[i] ?? "currentColor"} />
+            <span>{s.name}</span>
+            <strong>{formatValue(row[s.field], s.format ?? element.yFormat)}</strong>
+          </p>
+        ),
+      )}
     </>
   );
 }
@@ -168,8 +171,11 @@ export function Chart({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState<ChartSize | undefined>(undefined);
+  // Legend items switched off, as ECharts' legend does on a click: the server draws the chart without them.
+  const [off, setOff] = useState<number[]>([]);
+  const view = useMemo(() => (size && off.length > 0 ? { ...size, off } : size), [size, off]);
   const [tip, setTip] = useState<Tip | null>(null);
-  const render = renderFor(renders, size);
+  const render = renderFor(renders, view);
   const drawn = render && "svg" in render ? render : undefined;
 
   // Measured before the first paint, then on every change of the box (frame width, rotation, full screen).
@@ -195,29 +201,41 @@ export function Chart({
     return () => observer.disconnect();
   }, []);
   useLayoutEffect(() => {
-    if (size) onSize(element.id, size);
-  }, [element.id, size, onSize]);
+    if (view) onSize(element.id, view);
+  }, [element.id, view, onSize]);
 
   const failed = render && "error" in render ? render.error : undefined;
   useEffect(() => {
     if (failed) onError(element.id, failed);
   }, [element.id, failed, onError]);
 
-  // Slices and legend items of a pie carry ECharts' SSR indices: its SSR client reports them.
+  // Legend items (and a pie's slices) carry ECharts' SSR indices: its SSR client reports them.
   const pointer = useRef({ x: 0, y: 0 });
   const svg = drawn?.svg;
+  const pie = element.type === "pie";
   useEffect(() => {
     const el = ref.current?.querySelector<HTMLElement>(".wb-chart-svg");
-    if (!el || !svg || element.type !== "pie") return;
+    if (!el || !svg) return;
     hydrate(el, {
       on: {
         mouseover: (params) => {
-          if (params.dataIndex !== undefined) setTip({ svg, ...pointer.current, index: params.dataIndex });
+          if (pie && params.dataIndex !== undefined)
+            setTip({ svg, ...pointer.current, index: params.dataIndex });
         },
-        mouseout: () => setTip(null),
+        mouseout: () => {
+          if (pie) setTip(null);
+        },
+        click: (params) => {
+          // A series' legend item names its series; a pie's names its slice.
+          const index = pie ? params.dataIndex : params.seriesIndex;
+          if (params.ssrType !== "legend" || index === undefined) return;
+          setOff((o) =>
+            o.includes(index) ? o.filter((i) => i !== index) : [...o, index].sort((a, b) => a - b),
+          );
+        },
       },
     });
-  }, [svg, element.type]);
+  }, [svg, pie]);
 
   const track = (e: React.PointerEvent<HTMLDivElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
@@ -287,7 +305,7 @@ export function Chart({
               bottom: shownTip.y > height / 2 ? height - shownTip.y + 14 : undefined,
             }}
           >
-            <TipContent element={element} rows={rows} hover={drawn} index={shownTip.index} />
+            <TipContent element={element} rows={rows} hover={drawn} index={shownTip.index} off={off} />
           </div>
         </>
       )}

@@ -3,9 +3,22 @@
  * page's bundle can import it without ECharts.
  */
 
+/** How the page shows a chart: its box, and the legend items the person switched off. */
 export interface ChartSize {
   width: number;
   height: number;
+  /** Series (a pie's slices) switched off in the legend, by index, ascending; none when absent. */
+  off?: number[];
+}
+
+/** Whether a drawing was made for this box and these legend choices. */
+export function sameView(a: ChartSize, b: ChartSize | undefined): boolean {
+  return (
+    b !== undefined &&
+    a.width === b.width &&
+    a.height === b.height &&
+    (a.off ?? []).join() === (b.off ?? []).join()
+  );
 }
 
 /** Sizes the page may ask for, in CSS px. */

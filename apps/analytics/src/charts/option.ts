@@ -78,8 +78,11 @@ export function buildOption(
   rows: Row[],
   colours: ChartColours,
   width: number,
+  /** Legend items switched off (series, or a pie's slices), by index. */
+  off: readonly number[] = [],
 ): EChartsCoreOption {
   const narrow = width < NARROW;
+  const selected = (names: string[]) => Object.fromEntries(names.map((n, i) => [n, !off.includes(i)]));
   const common = {
     animation: false,
     color: colours.palette,
@@ -100,7 +103,14 @@ export function buildOption(
       ) * LEGEND_ROW;
     return {
       ...common,
-      legend: { bottom: 0, left: "center", itemGap: 16, textStyle: legendText, formatter: legendLabel },
+      legend: {
+        bottom: 0,
+        left: "center",
+        itemGap: 16,
+        textStyle: legendText,
+        formatter: legendLabel,
+        selected: selected(rows.map((r) => String(r[element.name]))),
+      },
       series: [
         {
           type: "pie",
@@ -179,6 +189,7 @@ export function buildOption(
           left: "center",
           itemGap: 16,
           textStyle: legendText,
+          selected: selected(legendNames),
         }
       : undefined,
     grid: {

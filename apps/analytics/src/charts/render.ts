@@ -103,7 +103,7 @@ export function renderChart(
   const colours = CHART_COLOURS[theme];
   const chart = echarts.init(null, null, { renderer: "svg", ssr: true, ...size });
   try {
-    chart.setOption(buildOption(element, rows, colours, size.width));
+    chart.setOption(buildOption(element, rows, colours, size.width, size.off));
     const svg = chart.renderToSVGString({ useViewBox: true });
     const hover: AxisHover | ItemHover =
       element.type === "pie"
@@ -133,7 +133,7 @@ export function renderCharts(
     const data = result.elements[element.id];
     if (!isChart(element) || !size || !data || data.error) continue;
     const key = createHash("sha256")
-      .update(JSON.stringify([element, data.rows, theme, size.width, size.height]))
+      .update(JSON.stringify([element, data.rows, theme, size.width, size.height, size.off ?? []]))
       .digest("base64");
     charts[element.id] = remembered(key, () => renderChart(element, data.rows, theme, size));
   }

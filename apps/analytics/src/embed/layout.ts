@@ -12,6 +12,7 @@ export const ZChartSizesSchema = z
     z.object({
       width: z.number().int().min(CHART_SIZE_LIMITS.minWidth).max(CHART_SIZE_LIMITS.maxWidth),
       height: z.number().int().min(CHART_SIZE_LIMITS.minHeight).max(CHART_SIZE_LIMITS.maxHeight),
+      off: z.array(z.number().int().min(0).max(199)).max(200).optional(),
     }),
   )
   .refine((sizes) => Object.keys(sizes).length <= 64, "at most 64 charts");
