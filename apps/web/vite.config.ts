@@ -2,7 +2,7 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
-import type { Plugin } from "vite";
+import type { Plugin, Rolldown } from "vite";
 
 import { precompress } from "../../scripts/lib/precompress.mjs";
 
@@ -31,8 +31,47 @@ function signInPage(): Plugin {
   };
 }
 
+/**
+ * The SPA's entry imports its root (React DOM) on demand, so that the route table can start the route's guard
+ * and modules before React DOM has arrived; the page still asks for the root's files at once, beside the
+ * entry's own (decision 015).
+ */
+function preloadSpaRoot(): Plugin {
+  let base = "/";
+  return {
+    name: "portal-preload-spa-root",
+    apply: "build",
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(html, { bundle, chunk }) {
+        if (!bundle || chunk?.facadeModuleId !== page("index.html")) return html;
+        const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === "chunk");
+        const root = chunks.find((c) => c.facadeModuleId?.endsWith("/src/app/root.tsx"));
+        if (!root) throw new Error("preloadSpaRoot: no chunk for src/app/root.tsx");
+        const files = new Set<string>();
+        const add = (file: string) => {
+          if (files.has(file)) return;
+          files.add(file);
+          for (const imported of chunks.find((c) => c.fileName === file)?.imports ?? []) add(imported);
+        };
+        add(root.fileName);
+        return [...files]
+          .filter((file) => !html.includes(`"${base}${file}"`))
+          .map((file) => ({
+            tag: "link",
+            attrs: { rel: "modulepreload", crossorigin: true, href: `${base}${file}` },
+            injectTo: "head" as const,
+          }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), signInPage(), precompress()],
+  plugins: [react(), tailwindcss(), signInPage(), preloadSpaRoot(), precompress()],
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   server: {
     host: "127.0.0.1",
@@ -47,6 +86,36 @@ export default defineConfig({
     // JavaScript: the sign-in page's scripts stay within their budget (decision 004).
     assetsInlineLimit: 0,
     // Two pages: the SPA, and the sign-in screens on their own without the SPA's router and query cache.
-    rolldownOptions: { input: { index: page("index.html"), login: page("login.html") } },
+    rolldownOptions: {
+      input: { index: page("index.html"), login: page("login.html") },
+      // The libraries in chunks of their own, named for them: a release that changes only the portal's code
+      // leaves them cached. React DOM apart from React, so the SPA's route table (React, React Router) can
+      // start the route's guard and modules while React DOM still loads (decision 015).
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: "react", test: /node_modules[\\/]react[\\/]/, priority: 3 },
+            { name: "react-dom", test: /node_modules[\\/](react-dom|scheduler)[\\/]/, priority: 2 },
+            // Not `react-router/dom` (its RouterProvider needs React DOM): it goes with the SPA's root.
+            {
+              name: "react-router",
+              test: (id) => /node_modules[\\/]react-router[\\/]/.test(id) && !/dom-export/.test(id),
+              priority: 1,
+            },
+            { name: "tanstack-query", test: /node_modules[\\/]@tanstack[\\/]/, priority: 1 },
+            {
+              name: "contracts",
+              test: /packages[\\/]contracts[\\/]src[\\/](admin|audit|branding-settings|colour-contrast|fields|import|invitations|people|provision|sessions)\.ts$/,
+              includeDependenciesRecursively: false,
+            },
+            {
+              name: "back-office",
+              test: /src[\\/](features[\\/]admin|app[\\/]routes[\\/]admin)[\\/]/,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
   },
 });

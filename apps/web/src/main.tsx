@@ -1,22 +1,8 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router/dom";
-
 import "./index.css";
+// The route table comes first: creating the router starts the address's guard (the session request) and its
+// screens' modules at once, so they load alongside React DOM instead of after it (decision 015).
 import { router } from "./app/router";
-import { SpaBranding } from "./lib/branding-query";
-import { queryClient } from "./lib/query-client";
+import { prefetchBranding } from "./lib/branding-query";
 
-const container = document.getElementById("root");
-if (!container) throw new Error("The page has no #root element.");
-
-createRoot(container).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <SpaBranding>
-        <RouterProvider router={router} />
-      </SpaBranding>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+prefetchBranding();
+void import("./app/root").then(({ renderApp }) => renderApp(router));

@@ -1,9 +1,20 @@
 import { redirect } from "react-router";
 
+import { requiresTwoFactor } from "@portal/contracts";
+
+import { configQueryOptions } from "@/features/auth/api/two-factor";
 import type { TArea } from "@/features/auth/access";
 import { accessRedirect } from "@/features/auth/access";
 import { sessionQueryOptions } from "@/lib/session";
+import type { TSession } from "@/lib/session";
 import { queryClient } from "@/lib/query-client";
+import { sendSessionRequest } from "@/lib/session-request";
+
+/** Starts reading the session, which the guard then awaits instead of asking again. */
+export function prefetchSession() {
+  sendSessionRequest();
+  void queryClient.prefetchQuery(sessionQueryOptions());
+}
 
 /** Route loader factory: loads the session (cached) and redirects visitors who do not belong in `area`. */
 export function guard(area: TArea) {
@@ -11,6 +22,27 @@ export function guard(area: TArea) {
     const session = await queryClient.ensureQueryData({ ...sessionQueryOptions(), revalidateIfStale: true });
     const target = accessRedirect(area, session);
     if (target) throw redirect(target);
+    if (session) prefetchShell(area, session);
     return null;
   };
+}
+
+/**
+ * What the area's shell asks for as it renders, asked for as soon as the visitor is let in (decision 015):
+ * the settings that say whether two-step verification must be set up first (both shells), then the
+ * enrolment screen for someone who must, or a client's or employee's workbooks (sidebar and workbook view),
+ * which the server refuses until then.
+ */
+function prefetchShell(area: TArea, session: TSession) {
+  const config = queryClient.ensureQueryData(configQueryOptions);
+  const { user } = session;
+  void (async () => {
+    const { mfaRequiredRoles } = await config;
+    if (!user.twoFactorEnabled && requiresTwoFactor(user.role, mfaRequiredRoles)) {
+      await import("@/features/auth/components/two-factor-setup");
+    } else if (area === "user") {
+      const { myWorkbooksQueryOptions } = await import("@/features/workbooks/api/get-my-workbooks");
+      await queryClient.prefetchQuery(myWorkbooksQueryOptions());
+    }
+  })().catch(() => undefined); // the shell asks again, and shows any failure, as it renders
 }

@@ -1,11 +1,11 @@
-import { createBrowserRouter } from "react-router";
+import { createBrowserRouter, matchRoutes } from "react-router";
+import type { RouteObject } from "react-router";
 
 import type { TCrumbHandle } from "@/components/layouts/breadcrumbs";
-import { CheckingAuthentication } from "@/components/ui/spinner";
 
-import { guard } from "./guards";
+import { FirstScreenStays, RootError, RootLayout } from "./first-screen";
+import { guard, prefetchSession } from "./guards";
 import { NotFound } from "./routes/not-found";
-import { RouteError } from "./routes/route-error";
 import { SignInHandOff } from "./routes/sign-in-hand-off";
 
 const crumb = (label: TCrumbHandle["crumb"]): TCrumbHandle => ({ crumb: label });
@@ -21,13 +21,14 @@ const workbookRoute = () =>
  * The route table of spec section 2. The sign-in screens (/login, /admin-login, /reset-password) are their own
  * page, `login.html` (decision 004): here they only hand over to it with a full page load. Everything else
  * loads on demand. Guards run as loaders, so a visitor who does not belong is redirected before the screen
- * renders; 'Checking authentication...' shows while the first one runs.
+ * renders; 'Checking authentication...' (index.html's first screen) shows while the first one runs.
  */
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   {
     id: "root",
-    HydrateFallback: CheckingAuthentication,
-    ErrorBoundary: RouteError,
+    Component: RootLayout,
+    HydrateFallback: FirstScreenStays,
+    ErrorBoundary: RootError,
     children: [
       { path: "login", Component: SignInHandOff },
       { path: "admin-login", Component: SignInHandOff },
@@ -203,4 +204,10 @@ export const router = createBrowserRouter([
       { path: "*", Component: NotFound },
     ],
   },
-]);
+];
+
+// A guarded address asks for the session before the router asks for the route's modules, so the request
+// does not queue behind them (decision 015).
+if (matchRoutes(routes, window.location)?.some((match) => match.route.loader)) prefetchSession();
+
+export const router = createBrowserRouter(routes);

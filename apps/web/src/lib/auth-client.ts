@@ -6,6 +6,8 @@ import {
   twoFactorClient,
 } from "better-auth/client/plugins";
 
+import { authFetch } from "./session-request";
+
 /**
  * Better Auth is served by the portal API on the same origin, under /api/auth. This client is on the first
  * load of /login, so it carries only what the SPA calls: sign-in, sign-up, reset, the session (read through
@@ -16,6 +18,7 @@ import {
  */
 export const authClient = createAuthClient({
   baseURL: window.location.origin,
+  fetchOptions: { customFetchImpl: authFetch },
   plugins: [
     jwtClient(),
     genericOAuthClient(),

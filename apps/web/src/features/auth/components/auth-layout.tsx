@@ -28,7 +28,7 @@ export function AuthLayout({
           <Logo tone="light" />
         </a>
         <div className="hidden flex-1 flex-col items-center justify-center gap-8 py-10 lg:flex">
-          <img src={illustration} alt="" className="w-full max-w-lg" />
+          <img src={illustration} alt="" width={520} height={380} className="w-full max-w-lg" />
           <div className="max-w-md text-center">
             <p className="text-2xl font-semibold tracking-tight text-white">{tagline}</p>
             <p className="mt-3 text-sm leading-relaxed text-navy-200">
@@ -43,7 +43,14 @@ export function AuthLayout({
       </aside>
 
       <main className="flex flex-col items-center px-4 pb-6 sm:px-6 lg:justify-center lg:bg-slate-50 lg:py-12">
-        <img src={illustration} alt="" className="mb-2 w-full max-w-56 sm:max-w-64 lg:hidden" />
+        {/* Its size (the SVG's viewBox) keeps the card from moving down when the image arrives. */}
+        <img
+          src={illustration}
+          alt=""
+          width={520}
+          height={380}
+          className="mb-2 w-full max-w-56 sm:max-w-64 lg:hidden"
+        />
         <div className="w-full max-w-md rounded-2xl bg-white p-6 shadow-xl ring-1 ring-navy-900/5 sm:p-8 lg:shadow-lg">
           {children}
         </div>

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import type { ReactNode } from "react";
 import { useNavigate } from "react-router";
 
@@ -8,7 +8,9 @@ import { Spinner } from "@/components/ui/spinner";
 import { refreshSession } from "@/lib/session";
 
 import { useTwoFactorPolicy } from "../api/two-factor";
-import { TwoFactorSetup } from "./two-factor-setup";
+
+// Only someone who must enrol sees it: its QR code and forms load on demand (decision 015).
+const TwoFactorSetup = lazy(() => import("./two-factor-setup").then((m) => ({ default: m.TwoFactorSetup })));
 
 export const SETUP_TITLE = "Set up two-step verification";
 
@@ -60,43 +62,45 @@ export function TwoFactorGate({ gate, continueTo, children }: TTwoFactorGateProp
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
-  if (gate.screen === "pending") {
-    return (
-      <div role="status" className="flex justify-center py-16 text-emerald-600">
-        <Spinner className="size-8" />
-        <span className="sr-only">Loading...</span>
-      </div>
-    );
-  }
+  const pending = (
+    <div role="status" className="flex justify-center py-16 text-emerald-600">
+      <Spinner className="size-8" />
+      <span className="sr-only">Loading...</span>
+    </div>
+  );
+  if (gate.screen === "pending") return pending;
   if (gate.screen === "pages") return children;
 
+  // The spinner stays until the enrolment screen can show whole.
   return (
-    <section
-      aria-labelledby="two-factor-setup-title"
-      className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
-    >
-      <header className="mb-6 flex items-start gap-4">
-        <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-navy-50 text-navy-800">
-          <ShieldIcon className="size-5" />
-        </span>
-        <div className="space-y-1">
-          <h1 id="two-factor-setup-title" className="text-xl font-semibold text-navy-950">
-            {SETUP_TITLE}
-          </h1>
-          <p className="text-sm text-slate-600">
-            Your role requires a second step when you sign in. It takes about a minute.
-          </p>
-        </div>
-      </header>
-      <TwoFactorSetup
-        onStarted={() => gate.setInSetup(true)}
-        doneLabel="Continue"
-        onDone={async () => {
-          await refreshSession(queryClient);
-          gate.setInSetup(false);
-          await navigate(continueTo, { replace: true });
-        }}
-      />
-    </section>
+    <Suspense fallback={pending}>
+      <section
+        aria-labelledby="two-factor-setup-title"
+        className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
+      >
+        <header className="mb-6 flex items-start gap-4">
+          <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-navy-50 text-navy-800">
+            <ShieldIcon className="size-5" />
+          </span>
+          <div className="space-y-1">
+            <h1 id="two-factor-setup-title" className="text-xl font-semibold text-navy-950">
+              {SETUP_TITLE}
+            </h1>
+            <p className="text-sm text-slate-600">
+              Your role requires a second step when you sign in. It takes about a minute.
+            </p>
+          </div>
+        </header>
+        <TwoFactorSetup
+          onStarted={() => gate.setInSetup(true)}
+          doneLabel="Continue"
+          onDone={async () => {
+            await refreshSession(queryClient);
+            gate.setInSetup(false);
+            await navigate(continueTo, { replace: true });
+          }}
+        />
+      </section>
+    </Suspense>
   );
 }
