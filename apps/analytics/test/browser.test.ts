@@ -214,6 +214,15 @@ describe("embed in Chromium", () => {
     const queries = captureQueries(page);
     await page.goto(host.url((await mint(t.server, PORTFOLIO!.workbookName, clientUser(CLIENT_A!))).url));
     await waitForEvent(page, "workbook:dataloaded");
+    // Before any change: the values the first page was computed with (defaults resolved by the server).
+    await page.evaluate(() =>
+      (window as unknown as { __post: (m: unknown) => void }).__post({ type: "workbook:variables:list" }),
+    );
+    const initial = await waitForEvent(page, "workbook:variables:current");
+    expect(initial.variables).toMatchObject({
+      Client: CLIENT_A!.clientId,
+      Period: expect.stringMatching(/^min:\d{4}-\d{2}-\d{2},max:\d{4}-\d{2}-\d{2}$/),
+    });
     await page.evaluate(() =>
       (window as unknown as { __post: (m: unknown) => void }).__post({
         type: "workbook:variables:update",
@@ -229,7 +238,7 @@ describe("embed in Chromium", () => {
     await page.evaluate(() =>
       (window as unknown as { __post: (m: unknown) => void }).__post({ type: "workbook:variables:list" }),
     );
-    const current = await waitForEvent(page, "workbook:variables:current");
+    const current = await waitForEvent(page, "workbook:variables:current", 1);
     expect(current.variables).toMatchObject({
       Period: "min:2026-10-01,max:2026-10-31",
       Client: CLIENT_A!.clientId,

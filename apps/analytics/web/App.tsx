@@ -97,7 +97,9 @@ export function App({ boot }: { boot: EmbedBoot }) {
     boot.initialData ? { kind: "ready", result: { ...boot.initialData, seq: 0 } } : { kind: "loading" },
   );
   const [pageId, setPageId] = useState(boot.pageId);
-  const currentVariables = useRef<Record<string, string>>(boot.initialVariables);
+  const currentVariables = useRef<Record<string, string>>(
+    boot.initialData?.variables ?? boot.initialVariables,
+  );
   const dataPosted = useRef<number>(-1);
   const requestSeq = useRef(0);
   const [renders, setRenders] = useState<Renders>(() => rendersOf(boot.initialData?.charts ?? {}, 0));
