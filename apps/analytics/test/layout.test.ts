@@ -1,7 +1,7 @@
 /**
  * Every workbook is readable at 390, 768 and 1440 px: every chart is drawn (by the server, decision 015) for its
- * box, no chart label (the SVG text ECharts draws, as Chromium lays it out) overlaps another or sticks out of its
- * chart, nothing scrolls inside the page and nothing is wider than the frame,
+ * box, no chart label (the SVG text ECharts draws, as Chromium lays it out) overlaps another, lies on a slice or
+ * a bar, or sticks out of its chart, nothing scrolls inside the page and nothing is wider than the frame,
  * and the frame's reported height settles once instead of jumping while the workbook loads.
  */
 import AxeBuilder from "@axe-core/playwright";
@@ -84,6 +84,24 @@ function findLayoutProblems(): LayoutProblem[] {
           problem: `label "${text}" clipped: [${Math.round(r.left - box.left)}, ${Math.round(r.right - box.left)}] in a ${Math.round(box.width)} px chart`,
         });
       }
+    }
+    // No label lies on a slice or a bar (a legend under a pie, a category name beside its bars).
+    const shapes = Array.from(chart.querySelectorAll<SVGPathElement>("svg path[ecmeta_ssr_type=chart]"));
+    for (const { text, r } of labels) {
+      const points = [
+        [r.left + 1, r.top + 1],
+        [r.right - 1, r.top + 1],
+        [r.left + 1, r.bottom - 1],
+        [r.right - 1, r.bottom - 1],
+        [(r.left + r.right) / 2, (r.top + r.bottom) / 2],
+      ];
+      const hit = shapes.find((shape) => {
+        const toShape = shape.getScreenCTM()?.inverse();
+        return (
+          toShape && points.some(([x, y]) => shape.isPointInFill(new DOMPoint(x, y).matrixTransform(toShape)))
+        );
+      });
+      if (hit) problems.push({ where: id, problem: `label "${text}" lies on a chart shape` });
     }
     for (let i = 0; i < labels.length; i++) {
       for (let j = i + 1; j < labels.length; j++) {

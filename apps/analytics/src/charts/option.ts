@@ -50,7 +50,11 @@ export function describeChart(element: ChartElement, rows: Row[]): string {
 
 /** Below this chart width the legend goes under the plot and bar charts of named categories lie down. */
 const NARROW = 520;
-const LEGEND_ROW = 22;
+/**
+ * The height ECharts gives a legend of `rows` rows: 14 px items, the 16 px item gap between rows too, and its
+ * 5 px padding above and below.
+ */
+const legendHeightOf = (rows: number) => rows * 14 + (rows - 1) * 16 + 10;
 
 /** How many rows a plain legend of `names` takes in `width` px (icon 25 px, gap 16 px). */
 function legendRows(names: string[], width: number): number {
@@ -96,11 +100,12 @@ export function buildOption(
       const share = total && r ? Number(r[element.value]) / total : 0;
       return `${name}  ${formatValue(share, "percent")}`;
     };
-    const legendHeight =
+    const legendHeight = legendHeightOf(
       legendRows(
         rows.map((r) => legendLabel(String(r[element.name]))),
         width,
-      ) * LEGEND_ROW;
+      ),
+    );
     return {
       ...common,
       legend: {
@@ -178,7 +183,7 @@ export function buildOption(
   };
   const legendNames = element.series.map((s) => s.name);
   const legend = element.series.length > 1;
-  const legendHeight = legend ? legendRows(legendNames, width) * LEGEND_ROW : 0;
+  const legendHeight = legend ? legendHeightOf(legendRows(legendNames, width)) : 0;
   // On narrow charts the legend goes under the plot, where it cannot cover an axis.
   const legendAtBottom = narrow;
   return {
