@@ -192,6 +192,18 @@ try {
           "≥ 95",
           perf >= 95,
         );
+        // What the score is made of: the analytics frame's layout shifts count in CLS (all frames), and
+        // the LCP element says which paint the figure is (decision 015).
+        const metrics = result?.lhr.audits.metrics?.details?.items?.[0] ?? {};
+        const fcp = result?.lhr.audits["first-contentful-paint"]?.displayValue ?? "?";
+        const lcpElement =
+          result?.lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node
+            ?.nodeLabel ?? "?";
+        const cls = (value) => (typeof value === "number" ? value.toFixed(3) : "?");
+        console.log(
+          `       FCP ${fcp}; LCP element "${lcpElement.slice(0, 60)}"; CLS ${cls(metrics.cumulativeLayoutShift)}` +
+            ` (this page alone ${cls(metrics.cumulativeLayoutShiftMainFrame)})`,
+        );
         report(`Lighthouse mobile accessibility ${path}`, String(a11y), "100", a11y === 100);
       }
     } finally {

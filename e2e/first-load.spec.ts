@@ -1,0 +1,82 @@
+import { accounts, expect, test } from "./support/fixtures.ts";
+
+/**
+ * How the SPA's first load is ordered (decision 015): its Lighthouse performance rests on these, and nothing
+ * on screen would show that one of them broke.
+ */
+
+test("the SPA's page shows 'Checking authentication...' before any script, and asks for React DOM beside the entry without the entry waiting for it", async ({
+  request,
+}) => {
+  const html = await (await request.get("/admin/client-list")).text();
+  expect(html).toMatch(
+    /<div id="first-screen">[\s\S]*Checking authentication\.\.\.[\s\S]*<\/div>\s*<div id="root"><\/div>/,
+  );
+
+  const preloaded = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+    (m) => m[1],
+  );
+  expect(preloaded.filter((href) => /\/assets\/react-dom-[\w-]+\.js$/.test(href ?? ""))).toHaveLength(1);
+
+  // What the entry imports (and so waits for) before the route table runs: never React DOM.
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html)?.[1];
+  expect(entry).toBeDefined();
+  const waitedFor = new Set<string>();
+  const visit = async (path: string) => {
+    if (waitedFor.has(path)) return;
+    waitedFor.add(path);
+    const code = await (await request.get(path)).text();
+    for (const [, file] of code.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g))
+      await visit(`/assets/${file}`);
+  };
+  await visit(entry ?? "");
+  expect(waitedFor.size).toBeGreaterThan(1);
+  expect([...waitedFor].filter((path) => path.includes("react-dom"))).toEqual([]);
+});
+
+test("a client's first load asks for the session once and before the route's modules, then the shell replaces the first screen", async ({
+  page,
+  login,
+}) => {
+  await login(accounts.client);
+  const requested: string[] = [];
+  page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "Open account menu" })).toBeVisible();
+  await expect(page.locator('[data-embed-state="loaded"]')).toBeVisible();
+  await expect(page.locator("#first-screen")).toHaveCount(0);
+  await expect(page.getByText("Checking authentication...")).toHaveCount(0);
+
+  // The guard takes the answer of the request sent as the page started; the shell's queries were prefetched.
+  expect(requested.filter((path) => path === "/api/auth/get-session")).toHaveLength(1);
+  expect(requested.filter((path) => path === "/api/config")).toHaveLength(1);
+  expect(requested.filter((path) => path === "/api/me/workbooks")).toHaveLength(1);
+  const session = requested.indexOf("/api/auth/get-session");
+  const workbookPage = requested.findIndex((path) => /^\/assets\/workbook-page-[\w-]+\.js$/.test(path));
+  expect(workbookPage).toBeGreaterThan(-1);
+  expect(session).toBeLessThan(workbookPage);
+});
+
+test("the account menu opens on the first press even while its menu is still loading", async ({
+  page,
+  login,
+}) => {
+  await login(accounts.client);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/account-menu-dropdown-*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/");
+  const button = page.getByRole("button", { name: "Open account menu" });
+  await expect(button).toHaveAttribute("aria-expanded", "false");
+  await button.click();
+  await expect(page.getByRole("menu")).toHaveCount(0);
+  release();
+  await expect(page.getByRole("menuitem", { name: "Logout" })).toBeVisible();
+  await expect(button).toHaveAttribute("aria-expanded", "true");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("menu")).toHaveCount(0);
+  await expect(button).toBeFocused();
+});
