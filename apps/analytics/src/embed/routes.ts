@@ -269,6 +269,8 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
               request.log.error({ err: error }, "initial data failed");
             },
           )
+          // Nor may the charts keep the page from ending: the page asks for them itself then.
+          .catch((error: unknown) => request.log.error({ err: error }, "initial charts failed"))
           .finally(() => {
             layouts.forget(sessionToken);
             out.end(renderEmbedTail(boot));
