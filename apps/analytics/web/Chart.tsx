@@ -216,25 +216,31 @@ export function Chart({
   useEffect(() => {
     const el = ref.current?.querySelector<HTMLElement>(".wb-chart-svg");
     if (!el || !svg) return;
+    // The SSR client's listeners cannot be removed: they stay on the drawing, and do nothing once it is
+    // no longer this effect's (React runs an effect twice in development).
+    let active = true;
     hydrate(el, {
       on: {
         mouseover: (params) => {
-          if (pie && params.dataIndex !== undefined)
+          if (active && pie && params.dataIndex !== undefined)
             setTip({ svg, ...pointer.current, index: params.dataIndex });
         },
         mouseout: () => {
-          if (pie) setTip(null);
+          if (active && pie) setTip(null);
         },
         click: (params) => {
           // A series' legend item names its series; a pie's names its slice.
           const index = pie ? params.dataIndex : params.seriesIndex;
-          if (params.ssrType !== "legend" || index === undefined) return;
+          if (!active || params.ssrType !== "legend" || index === undefined) return;
           setOff((o) =>
             o.includes(index) ? o.filter((i) => i !== index) : [...o, index].sort((a, b) => a - b),
           );
         },
       },
     });
+    return () => {
+      active = false;
+    };
   }, [svg, pie]);
 
   const track = (e: React.PointerEvent<HTMLDivElement>) => {
