@@ -67,7 +67,7 @@ const routes: RouteObject[] = [
             index: true,
             handle: crumb("Clients"),
             lazy: () =>
-              import("@/features/admin/people/screens").then((m) => ({
+              import("@/features/admin/people/list-screens").then((m) => ({
                 Component: m.ClientListPage,
               })),
           },
@@ -75,7 +75,7 @@ const routes: RouteObject[] = [
             path: "client-list",
             handle: crumb("Clients"),
             lazy: () =>
-              import("@/features/admin/people/screens").then((m) => ({
+              import("@/features/admin/people/list-screens").then((m) => ({
                 Component: m.ClientListPage,
               })),
           },
@@ -83,7 +83,7 @@ const routes: RouteObject[] = [
             path: "add-client",
             handle: crumb("Add Client"),
             lazy: () =>
-              import("@/features/admin/people/screens").then((m) => ({
+              import("@/features/admin/people/add-screens").then((m) => ({
                 Component: m.AddClientPage,
               })),
           },
@@ -91,7 +91,7 @@ const routes: RouteObject[] = [
             path: "edit-client",
             handle: crumb("Edit Client"),
             lazy: () =>
-              import("@/features/admin/people/screens").then((m) => ({
+              import("@/features/admin/people/edit-screens").then((m) => ({
                 Component: m.EditClientPage,
               })),
           },
@@ -99,7 +99,7 @@ const routes: RouteObject[] = [
             path: "employee-list",
             handle: crumb("Employees"),
             lazy: () =>
-              import("@/features/admin/people/screens").then((m) => ({
+              import("@/features/admin/people/list-screens").then((m) => ({
                 Component: m.EmployeeListPage,
               })),
           },
@@ -107,7 +107,7 @@ const routes: RouteObject[] = [
             path: "add-employee",
             handle: crumb("Add Employee"),
             lazy: () =>
-              import("@/features/admin/people/screens").then((m) => ({
+              import("@/features/admin/people/add-screens").then((m) => ({
                 Component: m.AddEmployeePage,
               })),
           },
@@ -115,7 +115,7 @@ const routes: RouteObject[] = [
             path: "edit-employee",
             handle: crumb("Edit Employee"),
             lazy: () =>
-              import("@/features/admin/people/screens").then((m) => ({
+              import("@/features/admin/people/edit-screens").then((m) => ({
                 Component: m.EditEmployeePage,
               })),
           },
