@@ -1,5 +1,4 @@
 import {
-  ZErrorResponseSchema,
   ZMessageSchema,
   ZSessionsRevokedResponseSchema,
   ZSyncRetryResponseSchema,
@@ -23,6 +22,7 @@ import { revokeAllSessionsOf } from "../sessions/sessions.ts";
 import type { Embedder } from "../sigma/embedder.ts";
 import { personKinds, type PersonKind } from "./kinds.ts";
 import { addPerson, deletePerson, editPerson, findPerson, listPeople } from "./people.ts";
+import { adminErrorResponses } from "../lib/error-responses.ts";
 
 export interface PeopleRoutesOptions {
   auth: Auth;
@@ -32,13 +32,7 @@ export interface PeopleRoutesOptions {
   invitations?: InvitationMailer | undefined;
 }
 
-const errors = {
-  400: ZErrorResponseSchema,
-  401: ZErrorResponseSchema,
-  403: ZErrorResponseSchema,
-  404: ZErrorResponseSchema,
-  409: ZErrorResponseSchema,
-};
+const errors = adminErrorResponses;
 
 /**
  * The back office's routes for clients and employees, with the spec's exact paths, methods, field names

@@ -13,13 +13,10 @@ import { actorOf } from "../admin/shared.ts";
 import type { Database } from "../db/client.ts";
 import { createImport, failedRowsFile, getImport, remapImport, startImport } from "../import/jobs.ts";
 import { AppError } from "../lib/errors.ts";
+import { adminErrorResponses } from "../lib/error-responses.ts";
 
 const errors = {
-  400: ZErrorResponseSchema,
-  401: ZErrorResponseSchema,
-  403: ZErrorResponseSchema,
-  404: ZErrorResponseSchema,
-  409: ZErrorResponseSchema,
+  ...adminErrorResponses,
   413: ZErrorResponseSchema,
 };
 

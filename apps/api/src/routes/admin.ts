@@ -1,5 +1,4 @@
 import {
-  ZErrorResponseSchema,
   ZMessageSchema,
   ZWorkbookInputSchema,
   ZWorkbookListQuerySchema,
@@ -30,16 +29,11 @@ import { requireRole } from "../plugins/authenticate.ts";
 import type { Embedder } from "../sigma/embedder.ts";
 import type { InvitationMailer } from "../invitations/mail.ts";
 import type { SigmaRestClient } from "@portal/sigma";
+import { adminErrorResponses } from "../lib/error-responses.ts";
 
 const idParam = (name: string) => z.object({ [name]: pathId(name) });
 
-const errors = {
-  400: ZErrorResponseSchema,
-  401: ZErrorResponseSchema,
-  403: ZErrorResponseSchema,
-  404: ZErrorResponseSchema,
-  409: ZErrorResponseSchema,
-};
+const errors = adminErrorResponses;
 
 export interface AdminRoutesOptions {
   db: Database;

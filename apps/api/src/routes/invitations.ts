@@ -28,6 +28,7 @@ import { ipLimiter, takeIp } from "../auth/ip-limits.ts";
 import { AppError } from "../lib/errors.ts";
 import type { SharedStore } from "../lib/redis.ts";
 import { requireRole } from "../plugins/authenticate.ts";
+import { adminErrorResponses } from "../lib/error-responses.ts";
 
 export interface InvitationRoutesOptions {
   auth: Auth;
@@ -39,11 +40,7 @@ export interface InvitationRoutesOptions {
 }
 
 const errors = {
-  400: ZErrorResponseSchema,
-  401: ZErrorResponseSchema,
-  403: ZErrorResponseSchema,
-  404: ZErrorResponseSchema,
-  409: ZErrorResponseSchema,
+  ...adminErrorResponses,
   410: ZErrorResponseSchema,
   429: ZErrorResponseSchema,
 };
