@@ -80,3 +80,62 @@ test("the account menu opens on the first press even while its menu is still loa
   await expect(page.getByRole("menu")).toHaveCount(0);
   await expect(button).toBeFocused();
 });
+
+declare global {
+  interface Window {
+    layoutShifts?: { value: number; moved: string }[];
+  }
+}
+
+/** Runs in every frame from its start: each layout shift, as the nodes that moved and how far. */
+function recordLayoutShifts() {
+  const shifts: { value: number; moved: string }[] = [];
+  window.layoutShifts = shifts;
+  const name = (node: Node | null | undefined) =>
+    node instanceof Element ? `${node.tagName.toLowerCase()}.${node.getAttribute("class") ?? ""}` : "?";
+  const at = (r: DOMRectReadOnly) =>
+    `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as (PerformanceEntry & {
+      value: number;
+      sources: { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+    })[]) {
+      const moved = entry.sources.map((s) => `${name(s.node)} ${at(s.previousRect)} → ${at(s.currentRect)}`);
+      shifts.push({ value: entry.value, moved: `at ${Math.round(entry.startTime)} ms: ${moved.join("; ")}` });
+    }
+  }).observe({ type: "layout-shift", buffered: true });
+}
+
+test.describe("on a phone", () => {
+  test.use({
+    viewport: { width: 412, height: 823 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 1.75,
+  });
+
+  test("nothing moves while a client's workbook loads, on the page or inside the frame (Lighthouse counts both)", async ({
+    page,
+    login,
+  }) => {
+    await login(accounts.client);
+    await page.context().addInitScript(recordLayoutShifts);
+    await page.goto("/");
+    await expect(page.locator('[data-embed-state="loaded"]')).toBeVisible();
+    const frame = page.frames().find((f) => f.url().includes("/workbook/"));
+    expect(frame).toBeDefined();
+    // Its tables take their form and its charts are drawn for their boxes before they are painted.
+    await expect(frame!.locator("table").first()).toBeVisible();
+    await expect(frame!.locator(".wb-chart svg").first()).toBeVisible();
+    await page.waitForTimeout(1_000);
+    // Inside the frame, nothing at all: the skeleton is laid out styled, tables are stacked before they are
+    // painted (they moved 0.13 and 0.15 of the frame before). On the page itself only the web font's
+    // arrival redraws 'Checking authentication...' (about 0.0001).
+    expect(await frame!.evaluate(() => window.layoutShifts)).toEqual([]);
+    const shifts = (await page.evaluate(() => window.layoutShifts)) ?? [];
+    expect(
+      shifts.reduce((sum, s) => sum + s.value, 0),
+      shifts.map((s) => s.moved).join("\n"),
+    ).toBeLessThan(0.001);
+  });
+});

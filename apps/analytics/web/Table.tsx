@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import type { TPublicElement } from "../src/workbooks/schema.ts";
 import { formatValue } from "../src/workbooks/format.ts";
 
@@ -31,11 +32,19 @@ function useStacked(wrap: React.RefObject<HTMLDivElement | null>, deps: readonly
     if (!el || !table) return;
     const decide = () => {
       if (!el.classList.contains("wb-stacked")) natural.current = table.scrollWidth;
-      setStacked(natural.current > el.clientWidth + 1);
+      return natural.current > el.clientWidth + 1;
     };
-    // A new observer reports the current size at once (before paint), and again on every change.
-    const observer = new ResizeObserver(decide);
+    // Measured now, so the first paint already has the right form.
+    setStacked(decide());
+    // A change of size (the card shown or resized, the font arriving) is reported after layout and before
+    // paint; the new form is drawn at once (flushSync), not in the next frame, where it would move
+    // everything under the table.
+    const observer = new ResizeObserver(() => {
+      const next = decide();
+      flushSync(() => setStacked(next));
+    });
     observer.observe(el);
+    observer.observe(table);
     return () => observer.disconnect();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- re-measured when the rows shown change
   }, deps);

@@ -10,11 +10,25 @@ import "./styles.css";
 performance.mark("wb:script");
 const bootElement = document.getElementById(EMBED_BOOT_ELEMENT_ID);
 const root = document.getElementById("root");
+/**
+ * The data is shown once Inter is here (it loads with the skeleton, beside the data; the wait is at most
+ * `FONT_WAIT_MS`): a table decides from its measured width whether it stacks (Table.tsx), and measured in
+ * the fallback font it could take one form and change to the other as the font arrives, which moves
+ * everything under it.
+ */
+const FONT_WAIT_MS = 3000;
+const fontHere = Promise.race([
+  document.fonts.load('1em "Inter Variable"'),
+  new Promise((resolve) => setTimeout(resolve, FONT_WAIT_MS)),
+]).catch(() => undefined);
+
 if (bootElement?.textContent && root) {
   const boot = JSON.parse(bootElement.textContent) as EmbedBoot;
-  createRoot(root).render(
-    <StrictMode>
-      <App boot={boot} />
-    </StrictMode>,
+  void fontHere.then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <App boot={boot} />
+      </StrictMode>,
+    ),
   );
 }

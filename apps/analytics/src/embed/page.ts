@@ -100,7 +100,7 @@ export function renderEmbedHead(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(definition.name)}</title>
-${assets.styles.map((s) => `<link rel="stylesheet" href="${escapeHtml(s)}">`).join("\n")}
+<style>${assets.css}</style>
 <script type="module" src="${escapeHtml(assets.script)}"></script>
 </head>
 <body>
