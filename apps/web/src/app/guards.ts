@@ -10,10 +10,15 @@ import type { TSession } from "@/lib/session";
 import { queryClient } from "@/lib/query-client";
 import { sendSessionRequest } from "@/lib/session-request";
 
-/** Starts reading the session, which the guard then awaits instead of asking again. */
+/**
+ * Starts reading the session, which the guard then awaits instead of asking again, and the public settings
+ * the shell needs next (whether two-step verification must be set up first), so that the shell's queries do
+ * not wait for them after the session (decision 015).
+ */
 export function prefetchSession() {
   sendSessionRequest();
   void queryClient.prefetchQuery(sessionQueryOptions());
+  void queryClient.prefetchQuery(configQueryOptions);
 }
 
 /** Route loader factory: loads the session (cached) and redirects visitors who do not belong in `area`. */
