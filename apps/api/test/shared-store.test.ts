@@ -302,6 +302,9 @@ describe("several instances with REDIS_URL", () => {
     });
     const signedOutAt = Date.now();
     await waitFor(async () => (await me(b, again)).statusCode === 401, 1_000, "sign-out seen");
-    expect(Date.now() - signedOutAt).toBeLessThan(100);
+    // Seen through the subscription that came back with Redis, not at the cache's 60 s expiry. The 100 ms
+    // figure is the steady-state tests' above; here, straight after a restart and the load, a loaded CI
+    // machine once took 105 ms, so this bound only tells the subscription from the expiry.
+    expect(Date.now() - signedOutAt).toBeLessThan(1_000);
   }, 60_000);
 });
