@@ -116,6 +116,9 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // One stylesheet, in the pages themselves (inlineStylesheet): a route's modules loaded on demand do not
+    // fetch it again and wait for it.
+    cssCodeSplit: false,
     // Images are files of their own (served from 'self', cached for good), never data: URIs inside the
     // JavaScript: the sign-in page's scripts stay within their budget (decision 004).
     assetsInlineLimit: 0,
