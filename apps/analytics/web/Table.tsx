@@ -69,7 +69,10 @@ export function Table({ element, rows }: { element: TableElement; rows: Row[] })
   const pages = Math.max(1, Math.ceil(sorted.length / element.pageSize));
   const current = Math.min(page, pages - 1);
   const first = current * element.pageSize;
-  const shown = sorted.slice(first, first + element.pageSize);
+  const shown = useMemo(
+    () => sorted.slice(first, first + element.pageSize),
+    [sorted, first, element.pageSize],
+  );
   const wrap = useRef<HTMLDivElement>(null);
   const stacked = useStacked(wrap, [shown, element]);
 
