@@ -2,7 +2,7 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
-import type { Plugin, Rolldown } from "vite";
+import type { IndexHtmlTransformContext, IndexHtmlTransformResult, Plugin, Rolldown } from "vite";
 
 import { precompress } from "../../scripts/lib/precompress.mjs";
 
@@ -31,43 +31,48 @@ function signInPage(): Plugin {
   };
 }
 
+/** A build-only plugin that rewrites the built pages last, with the build's base path. */
+function builtPages(
+  name: string,
+  transform: (html: string, context: IndexHtmlTransformContext, base: string) => IndexHtmlTransformResult,
+): Plugin {
+  let base = "/";
+  return {
+    name,
+    apply: "build",
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: { order: "post", handler: (html, context) => transform(html, context, base) },
+  };
+}
+
 /**
  * The SPA's entry imports its root (React DOM) on demand, so that the route table can start the route's guard
  * and modules before React DOM has arrived; the page still asks for the root's files at once, beside the
  * entry's own (decision 015).
  */
 function preloadSpaRoot(): Plugin {
-  let base = "/";
-  return {
-    name: "portal-preload-spa-root",
-    apply: "build",
-    configResolved(config) {
-      base = config.base;
-    },
-    transformIndexHtml: {
-      order: "post",
-      handler(html, { bundle, chunk }) {
-        if (!bundle || chunk?.facadeModuleId !== page("index.html")) return html;
-        const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === "chunk");
-        const root = chunks.find((c) => c.facadeModuleId?.endsWith("/src/app/root.tsx"));
-        if (!root) throw new Error("preloadSpaRoot: no chunk for src/app/root.tsx");
-        const files = new Set<string>();
-        const add = (file: string) => {
-          if (files.has(file)) return;
-          files.add(file);
-          for (const imported of chunks.find((c) => c.fileName === file)?.imports ?? []) add(imported);
-        };
-        add(root.fileName);
-        return [...files]
-          .filter((file) => !html.includes(`"${base}${file}"`))
-          .map((file) => ({
-            tag: "link",
-            attrs: { rel: "modulepreload", crossorigin: true, href: `${base}${file}` },
-            injectTo: "head" as const,
-          }));
-      },
-    },
-  };
+  return builtPages("portal-preload-spa-root", (html, { bundle, chunk }, base) => {
+    if (!bundle || chunk?.facadeModuleId !== page("index.html")) return html;
+    const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === "chunk");
+    const root = chunks.find((c) => c.facadeModuleId?.endsWith("/src/app/root.tsx"));
+    if (!root) throw new Error("preloadSpaRoot: no chunk for src/app/root.tsx");
+    const files = new Set<string>();
+    const add = (file: string) => {
+      if (files.has(file)) return;
+      files.add(file);
+      for (const imported of chunks.find((c) => c.fileName === file)?.imports ?? []) add(imported);
+    };
+    add(root.fileName);
+    return [...files]
+      .filter((file) => !html.includes(`"${base}${file}"`))
+      .map((file) => ({
+        tag: "link",
+        attrs: { rel: "modulepreload", crossorigin: true, href: `${base}${file}` },
+        injectTo: "head" as const,
+      }));
+  });
 }
 
 /**
@@ -77,31 +82,16 @@ function preloadSpaRoot(): Plugin {
  * so the sheet costs nothing more once cached. The file stays in the build for anything that links it.
  */
 function inlineStylesheet(): Plugin {
-  let base = "/";
-  return {
-    name: "portal-inline-stylesheet",
-    apply: "build",
-    configResolved(config) {
-      base = config.base;
-    },
-    transformIndexHtml: {
-      order: "post",
-      handler(html, { bundle }) {
-        if (!bundle) return html;
-        return html.replace(
-          /<link rel="stylesheet"(?: crossorigin)? href="([^"]+)">/g,
-          (link, href: string) => {
-            const asset = bundle[href.startsWith(base) ? href.slice(base.length) : href];
-            if (asset?.type !== "asset") throw new Error(`inlineStylesheet: ${href} is not in the build`);
-            const css =
-              typeof asset.source === "string" ? asset.source : new TextDecoder().decode(asset.source);
-            if (/<\/style/i.test(css)) throw new Error(`inlineStylesheet: ${href} holds "</style"`);
-            return `<style>${css}</style>`;
-          },
-        );
-      },
-    },
-  };
+  return builtPages("portal-inline-stylesheet", (html, { bundle }, base) => {
+    if (!bundle) return html;
+    return html.replace(/<link rel="stylesheet"(?: crossorigin)? href="([^"]+)">/g, (_link, href: string) => {
+      const asset = bundle[href.startsWith(base) ? href.slice(base.length) : href];
+      if (asset?.type !== "asset") throw new Error(`inlineStylesheet: ${href} is not in the build`);
+      const css = typeof asset.source === "string" ? asset.source : new TextDecoder().decode(asset.source);
+      if (/<\/style/i.test(css)) throw new Error(`inlineStylesheet: ${href} holds "</style"`);
+      return `<style>${css}</style>`;
+    });
+  });
 }
 
 export default defineConfig({
