@@ -84,11 +84,18 @@ test("the account menu opens on the first press even while its menu is still loa
 declare global {
   interface Window {
     layoutShifts?: { value: number; moved: string }[];
+    frameErrors?: string[];
   }
 }
 
-/** Runs in every frame from its start: each layout shift, as the nodes that moved and how far. */
+/**
+ * Runs in every frame from its start: each layout shift, as the nodes that moved and how far, and each error
+ * reported to the window (a ResizeObserver loop that ends with undelivered notifications is one).
+ */
 function recordLayoutShifts() {
+  const errors: string[] = [];
+  window.frameErrors = errors;
+  window.addEventListener("error", (e) => errors.push(e.message));
   const shifts: { value: number; moved: string }[] = [];
   window.layoutShifts = shifts;
   const name = (node: Node | null | undefined) =>
@@ -114,7 +121,7 @@ test.describe("on a phone", () => {
     deviceScaleFactor: 1.75,
   });
 
-  test("nothing moves while a client's workbook loads, on the page or inside the frame (Lighthouse counts both)", async ({
+  test("nothing moves while a client's workbook loads, on the page or inside the frame (Lighthouse counts both), and turning the phone errs nowhere", async ({
     page,
     login,
   }) => {
@@ -137,5 +144,14 @@ test.describe("on a phone", () => {
       shifts.reduce((sum, s) => sum + s.value, 0),
       shifts.map((s) => s.moved).join("\n"),
     ).toBeLessThan(0.001);
+
+    // Turned sideways, opened on a desktop width, back to the phone: the tables change form, the charts are
+    // drawn again, and nothing errs.
+    for (const width of [844, 1440, 412]) {
+      await page.setViewportSize({ width, height: 823 });
+      await page.waitForTimeout(1_500);
+    }
+    await expect(frame!.locator(".wb-stacked").first()).toBeVisible();
+    expect(await frame!.evaluate(() => window.frameErrors)).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
 import { useLayoutEffect, useMemo, useRef, useState } from "react";
-import { flushSync } from "react-dom";
 import type { TPublicElement } from "../src/workbooks/schema.ts";
 import { formatValue } from "../src/workbooks/format.ts";
 
@@ -34,17 +33,13 @@ function useStacked(wrap: React.RefObject<HTMLDivElement | null>, deps: readonly
       if (!el.classList.contains("wb-stacked")) natural.current = table.scrollWidth;
       return natural.current > el.clientWidth + 1;
     };
-    // Measured now, so the first paint already has the right form.
+    // Measured now, so the first paint already has the right form (an observer's first report would only
+    // be drawn in the next frame, moving everything under the table).
     setStacked(decide());
-    // A change of size (the card shown or resized, the font arriving) is reported after layout and before
-    // paint; the new form is drawn at once (flushSync), not in the next frame, where it would move
-    // everything under the table.
-    const observer = new ResizeObserver(() => {
-      const next = decide();
-      flushSync(() => setStacked(next));
-    });
+    // Later changes of size (a resize, a rotation) take the new form in the next frame: drawing it within
+    // the observer's callback (flushSync) would change the boxes other observers watch in the same frame.
+    const observer = new ResizeObserver(() => setStacked(decide()));
     observer.observe(el);
-    observer.observe(table);
     return () => observer.disconnect();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- re-measured when the rows shown change
   }, deps);
