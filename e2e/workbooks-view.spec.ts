@@ -67,6 +67,8 @@ test.describe("client", () => {
 
     const frame = workbookFrame(page, portfolio.label);
     await expect(frame).toHaveAttribute("allow", "camera; microphone; clipboard-write; fullscreen");
+    // `allow` grants full screen; the legacy attribute beside it only drew a console warning.
+    await expect(frame).not.toHaveAttribute("allowfullscreen");
     const src = new URL((await frame.getAttribute("src"))!);
     expect(src.origin).toBe(ANALYTICS_ORIGIN);
     expect(src.pathname).toBe(`/local/workbook/${portfolio.name}`);

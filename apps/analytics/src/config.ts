@@ -44,6 +44,7 @@ export const ZAnalyticsEnvSchema = z
     ANALYTICS_EMBED_SECRET: z.string().min(32).optional(),
     ANALYTICS_API_CLIENT_ID: z.string().min(8).optional(),
     ANALYTICS_API_CLIENT_SECRET: z.string().min(32).optional(),
+    ANALYTICS_RESULT_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     ANALYTICS_LOG_LEVEL: z
       .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
       .default("info"),
@@ -79,6 +80,8 @@ export interface AnalyticsConfig {
   embedClients: { clientId: string; secret: string }[];
   apiClients: { clientId: string; secret: string }[];
   logLevel: z.infer<typeof ZAnalyticsEnvSchema>["ANALYTICS_LOG_LEVEL"];
+  /** How long a workbook page's results are kept (workbooks/results.ts); 0: not kept. */
+  resultCacheSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -140,5 +143,6 @@ export async function loadAnalyticsConfig(env: NodeJS.ProcessEnv = process.env):
         : { clientId: local!.apiClientId, secret: local!.apiClientSecret },
     ],
     logLevel: e.ANALYTICS_LOG_LEVEL,
+    resultCacheSeconds: e.ANALYTICS_RESULT_CACHE_SECONDS,
   };
 }

@@ -400,6 +400,21 @@ describe("the portal is the system of record for people", () => {
     expect(await figures("CL-7777")).toEqual(first);
   });
 
+  it("a client renamed in the portal sees the new name on their next page, though the page was kept", async () => {
+    const page = async (lastName: string) => {
+      const { url } = await mint(t.server, PORTFOLIO!.workbookName, person("CL-1003", "Hannah", lastName));
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    expect(await page("Whitfield")).toContain("Hannah Whitfield (CL-1003)");
+    expect(await page("Whitfield")).toContain("Hannah Whitfield (CL-1003)");
+    const renamed = await page("Brightwater");
+    expect(renamed).toContain("Hannah Brightwater (CL-1003)");
+    expect(renamed).not.toContain("Whitfield");
+    await page("Whitfield");
+  });
+
   it("an advisor's clients the demo data lacks get theirs too, without taking anyone's name", async () => {
     const { url } = await mint(t.server, PORTFOLIO!.workbookName, {
       ...employeeUser(),

@@ -15,6 +15,13 @@ const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const markets = new Map<string, Market>();
 /** One client at a time: new rows take the next free ids of the demo tables. */
 let queue: Promise<unknown> = Promise.resolve();
+/** Counts the changes made here to the demo data, so results computed before one are not used after it. */
+let version = 0;
+
+/** The demo data's version in this process: it moves once a change below has been written. */
+export function demoDataVersion(): number {
+  return version;
+}
 
 /**
  * The portal is the system of record for people: a client the portal embeds is shown under the name the
@@ -34,21 +41,34 @@ export async function ensurePortalClients(db: Database, clients: readonly Portal
 
 async function ensureOne(db: Database, client: PortalClient): Promise<void> {
   const found = await db.query("select 1 from demo.clients where client_id = $1", [client.clientId]);
-  if (found.rows.length === 0) await generate(db, client.clientId);
-  if (client.firstName !== undefined || client.lastName !== undefined) {
-    await db.query(
-      `update demo.clients set first_name = coalesce($2, first_name), last_name = coalesce($3, last_name),
-              email = coalesce($4, email)
-        where client_id = $1 and (first_name, last_name, email) is distinct from
-              (coalesce($2, first_name), coalesce($3, last_name), coalesce($4, email))`,
-      [client.clientId, client.firstName ?? null, client.lastName ?? null, client.email ?? null],
-    );
-    if (client.lastName) {
-      await db.query("update demo.households set name = $2 where client_id = $1 and name <> $2", [
-        client.clientId,
-        `${client.lastName} Household`,
-      ]);
+  let changed = false;
+  try {
+    if (found.rows.length === 0) {
+      changed = true;
+      await generate(db, client.clientId);
     }
+    if (client.firstName !== undefined || client.lastName !== undefined) {
+      const renamed = await db.query(
+        `update demo.clients set first_name = coalesce($2, first_name), last_name = coalesce($3, last_name),
+                email = coalesce($4, email)
+          where client_id = $1 and (first_name, last_name, email) is distinct from
+                (coalesce($2, first_name), coalesce($3, last_name), coalesce($4, email))
+          returning client_id`,
+        [client.clientId, client.firstName ?? null, client.lastName ?? null, client.email ?? null],
+      );
+      changed ||= renamed.rows.length > 0;
+      if (client.lastName) {
+        const household = await db.query(
+          "update demo.households set name = $2 where client_id = $1 and name <> $2 returning client_id",
+          [client.clientId, `${client.lastName} Household`],
+        );
+        changed ||= household.rows.length > 0;
+      }
+    }
+  } finally {
+    // After the writes (and after a failed one, which may have written part): a result computed from now
+    // on is keyed by the new version.
+    if (changed) version += 1;
   }
 }
 

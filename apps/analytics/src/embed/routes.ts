@@ -11,7 +11,7 @@ import type { Database } from "../db/database.ts";
 import { clientIdsFromAttributes } from "../db/row-security.ts";
 import { acceptsEncoding } from "../encoding.ts";
 import { readFrontEndAssets } from "../frontend.ts";
-import { runWorkbookPage } from "../workbooks/run.ts";
+import { PageResults } from "../workbooks/results.ts";
 import { publicWorkbook, type TWorkbook } from "../workbooks/schema.ts";
 import type { EmbedBoot, PageData } from "./boot.ts";
 import { LAYOUT_GRACE_MS, LayoutReports, ZChartSizesSchema, within } from "./layout.ts";
@@ -112,6 +112,12 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
   let lastPrune = 0;
   const layouts = new LayoutReports();
   const layoutUrl = `/${config.orgSlug}/api/embed/layout`;
+  const results = new PageResults(
+    db,
+    config.readerRole,
+    (error, elementId) => app.log.error({ err: error, elementId }, "element query failed"),
+    { ttlMs: config.resultCacheSeconds * 1000 },
+  );
 
   const handler = async (
     request: FastifyRequest<{ Params: { org: string; workbookName: string; pageId?: string } }>,
@@ -245,15 +251,13 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
       out.write(head);
       const page = wb.pages.find((p) => p.id === boot.pageId) as TWorkbook["pages"][number];
       setImmediate(() => {
-        void runWorkbookPage(
-          db,
-          config.readerRole,
-          clientIdsFromAttributes(member.user_attributes),
-          wb,
-          boot.pageId,
-          initialVariables,
-          (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
-        )
+        results
+          .get({
+            clientIds: clientIdsFromAttributes(member.user_attributes),
+            workbook: wb,
+            pageId: boot.pageId,
+            variables: initialVariables,
+          })
           .then(
             async (data) => {
               // Charts the page has not measured in time are drawn when it asks for them.
@@ -314,17 +318,13 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
     if (!definition) return reply.code(404).send({ code: "ENOENT", message: "Workbook not found." });
     const clientIds = clientIdsFromAttributes(session.member.user_attributes);
     const { pageId, variables, sizes, elements, theme } = body.data;
-    const result = await runWorkbookPage(
-      db,
-      config.readerRole,
+    const result = await results.get({
       clientIds,
-      definition,
+      workbook: definition,
       pageId,
       variables,
-      (error, elementId) => request.log.error({ err: error, elementId }, "element query failed"),
-      undefined,
-      elements ? new Set(elements) : undefined,
-    );
+      only: elements ? new Set(elements) : undefined,
+    });
     const page =
       definition.pages.find((p) => p.id === pageId) ?? (definition.pages[0] as TWorkbook["pages"][number]);
     const answer: PageData = { ...result, charts: renderCharts(page.elements, result, theme, sizes) };

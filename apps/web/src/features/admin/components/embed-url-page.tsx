@@ -18,7 +18,6 @@ export function EmbedUrlPage() {
           src={embedUrl}
           title="Embedded workbook"
           allow="camera; microphone; clipboard-write; fullscreen"
-          allowFullScreen
           className="block h-[calc(100dvh-90px-4rem)] min-h-[28rem] w-full rounded-2xl border border-slate-200 bg-white shadow-sm"
         />
       ) : (

@@ -169,7 +169,6 @@ export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
           src={frame.src}
           title={`${label} workbook`}
           allow="camera; microphone; clipboard-write; fullscreen"
-          allowFullScreen
           onLoad={() => setPageLoaded(frame.src)}
           data-fullscreen={state.fullScreen ? "true" : undefined}
           className={
