@@ -192,7 +192,17 @@ try {
           onlyCategories: ["performance", "accessibility"],
           ...(who ? { extraHeaders: { Cookie: who.map((c) => `${c.name}=${c.value}`).join("; ") } } : {}),
         };
-        const result = await lighthouse(`${portal.url}${path}`, flags);
+        // Lighthouse's own trace errors (NO_NAVSTART, NO_FCP on a headless start) are not the page's score:
+        // printed, and the page measured again, twice at most.
+        let result;
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          result = await lighthouse(`${portal.url}${path}`, flags);
+          const error = result?.lhr.runtimeError;
+          if (!error) break;
+          console.log(
+            `       Lighthouse error on ${path} (attempt ${attempt}): ${error.code} ${error.message}`,
+          );
+        }
         const perf = Math.round((result?.lhr.categories.performance.score ?? 0) * 100);
         const a11y = Math.round((result?.lhr.categories.accessibility.score ?? 0) * 100);
         const lcp = result?.lhr.audits["largest-contentful-paint"]?.displayValue ?? "?";
