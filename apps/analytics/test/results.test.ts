@@ -77,6 +77,9 @@ describe("a workbook page's results, kept between requests", () => {
     await results.get(request({ clientIds: [B, A], variables: { Period: "1y", Account: "all" } }));
     await results.get(request({ clientIds: [A, B], variables: { Account: "all", Period: "1y" } }));
     expect(computed - before).toBe(5);
+    // Values of no control of the workbook change nothing and make no entry.
+    expect(await results.get(request({ variables: { Nonsense: "x", "Period ": "1y" } }))).toBe(first);
+    expect(computed - before).toBe(5);
     expect(results.size).toBe(5);
   });
 

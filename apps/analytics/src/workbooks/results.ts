@@ -75,7 +75,14 @@ export class PageResults {
     ]);
   }
 
-  async get(request: PageRequest): Promise<QueryResult> {
+  async get(asked: PageRequest): Promise<QueryResult> {
+    // Only the workbook's controls have values (the page reads no others): anything else a request sends
+    // neither changes the result nor makes another entry.
+    const controls = new Set(asked.workbook.controls.map((c) => c.id));
+    const request = {
+      ...asked,
+      variables: Object.fromEntries(Object.entries(asked.variables).filter(([id]) => controls.has(id))),
+    };
     if (!this.cache) return this.compute(request);
     const key = PageResults.key(request);
     const result = (await this.cache.fetch(key, { context: request })) as QueryResult;
