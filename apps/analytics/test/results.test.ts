@@ -46,8 +46,8 @@ function counting(target: Database): Database {
   });
 }
 
-const cache = (ttlMs = 60_000) =>
-  new PageResults(counting(db), ROLE, (_error, id) => errors.push(id), { ttlMs });
+const cache = (ttlMs = 60_000, maxBytes?: number) =>
+  new PageResults(counting(db), ROLE, (_error, id) => errors.push(id), { ttlMs, maxBytes });
 const request = (over: Partial<PageRequest> = {}): PageRequest => ({
   clientIds: [A],
   workbook: portfolio,
@@ -121,6 +121,20 @@ describe("a workbook page's results, kept between requests", () => {
     expect(computed - before).toBe(1);
     expect(answers[1]).toBe(answers[0]);
     expect(answers[2]).toBe(answers[0]);
+  });
+
+  it("answers every request when there is no room to keep a page, or room for only one", async () => {
+    const tiny = cache(60_000, 10);
+    const before = computed;
+    const alone = await tiny.get(request());
+    expect(total(alone)).toEqual(expect.any(Number));
+    expect(tiny.size).toBe(0);
+    expect(computed - before).toBe(1);
+    // Room for one page: three scopes at once push each other out while they are computed.
+    const one = cache(60_000, JSON.stringify(alone).length * 3);
+    const answers = await Promise.all([[A], [B], [A, B]].map((clientIds) => one.get(request({ clientIds }))));
+    expect(answers.map(total)).toEqual([total(alone), expect.any(Number), expect.any(Number)]);
+    expect(one.size).toBe(1);
   });
 
   it("hands out results nobody can change", async () => {

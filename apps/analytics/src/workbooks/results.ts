@@ -47,6 +47,9 @@ export class PageResults {
       // Twice the JSON length: an estimate of the heap the rows take.
       sizeCalculation: (result) => Math.max(1, JSON.stringify(result).length * 2),
       fetchMethod: async (_key, _stale, { context }) => deepFreeze(await this.compute(context)),
+      // An entry pushed out while its page is computed still answers the requests waiting for it (without
+      // this, lru-cache rejects them with 'evicted').
+      ignoreFetchAbort: true,
     });
   }
 
