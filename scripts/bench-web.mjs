@@ -109,7 +109,9 @@ try {
   // The built-in analytics server makes its demo data on first start: measured once it answers.
   await waitFor(`http://127.0.0.1:${analyticsPort}/healthz`, 300_000);
   const client = DEMO_CLIENTS[0];
-  const cookies = (await signIn(portal.url, client)).map((c) => ({ ...c, url: portal.url }));
+  const cookiesOf = async (account) =>
+    (await signIn(portal.url, account)).map((c) => ({ ...c, url: portal.url }));
+  const cookies = await cookiesOf(client);
   /** Milliseconds from the navigation's start to the frame's `workbook:dataloaded`, seen by the portal. */
   const timeToData = async (page) => {
     await page.goto(`${portal.url}/`);
@@ -136,13 +138,18 @@ try {
         window.__dataLoadedAt = performance.now();
     });
   };
+  /** A new browser context (a cold cache) signed in with `signedIn`, listening for the frame's data. */
+  const clientContext = async (signedIn) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addCookies(signedIn);
+    await context.addInitScript(listen);
+    return context;
+  };
   const cold = [];
   const warm = [];
   const frameScripts = [];
   for (let i = 0; i < RUNS; i++) {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addCookies(cookies);
-    await context.addInitScript(listen);
+    const context = await clientContext(cookies);
     const page = await context.newPage();
     if (i === 0) recordScripts(page, frameScripts);
     cold.push(await timeToData(page));
@@ -156,9 +163,7 @@ try {
   // frame's queries were answered from memory. Each of these clients opens their workbook for the first time.
   const firstViews = [];
   for (const other of DEMO_CLIENTS.slice(1, 4)) {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-    await context.addCookies((await signIn(portal.url, other)).map((c) => ({ ...c, url: portal.url })));
-    await context.addInitScript(listen);
+    const context = await clientContext(await cookiesOf(other));
     firstViews.push(await timeToData(await context.newPage()));
     await context.close();
   }
