@@ -26,8 +26,8 @@ function deepFreeze<T>(value: T): T {
  * A workbook page's results, kept like Sigma's own result cache: the same page with the same control values,
  * under the same row-security scope, is computed once and then answered from memory until the demo data
  * changes (a client the portal adds or renames, `demoDataVersion`), its time runs out, or room is needed.
- * The key holds the data version, the client ids of the scope (sorted), the workbook, the page, the control
- * values and the elements asked for, so one person's results can never answer another scope's request.
+ * The key holds the data version, the client ids of the scope (sorted), the workbook, the page, the values
+ * of the workbook's controls and the elements asked for, so one person's results can never answer another scope's request.
  * Requests for the same key at the same time share one computation. A result with a failed element is not
  * kept. `ttlMs` 0 turns the cache off.
  */
