@@ -5,7 +5,8 @@
 //   navigating again): < 0.8 s cold, < 0.4 s warm;
 // - gzipped JavaScript the analytics page loads (≤ 150 KB);
 // - Lighthouse, mobile (its default form factor and simulated throttling), performance and accessibility of
-//   /login, / (signed-in client) and /admin/client-list (signed-in admin): ≥ 95 and 100.
+//   /login, / (signed-in client) and /admin/client-list (signed-in admin): ≥ 95 and 100, the median of
+//   BENCH_LIGHTHOUSE_RUNS (default 3) runs a page and the lowest accessibility score.
 /* global window */
 // BENCH_LIGHTHOUSE=0 skips Lighthouse. The machine is shared: read the figures with the load in mind.
 import os from "node:os";
@@ -21,6 +22,7 @@ import { freePort, startPortal, waitFor } from "./lib/serve.mjs";
 // The demo people (a TypeScript module of the contracts package).
 const { DEMO_ADMIN, DEMO_CLIENTS } = await tsImport("../packages/contracts/src/demo.ts", import.meta.url);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const KB = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -47,6 +49,21 @@ function recordScripts(page, scripts) {
       gzip: gzipSync(body, { level: 9 }).length,
     });
   });
+}
+
+/**
+ * One Lighthouse run of a page. Lighthouse's own trace errors (NO_NAVSTART, NO_FCP on a headless start) are not
+ * the page's score: printed, and the page measured again, twice at most.
+ */
+async function lighthouseRun(url, flags, label) {
+  let result;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    result = await lighthouse(url, flags);
+    const error = result?.lhr.runtimeError;
+    if (!error) break;
+    console.log(`       Lighthouse error on ${label} (attempt ${attempt}): ${error.code} ${error.message}`);
+  }
+  return result;
 }
 
 /** The session cookies of a signed-in person, as one Cookie header (with the second step for the admin). */
@@ -197,24 +214,24 @@ try {
           onlyCategories: ["performance", "accessibility"],
           ...(who ? { extraHeaders: { Cookie: who.map((c) => `${c.name}=${c.value}`).join("; ") } } : {}),
         };
-        // Lighthouse's own trace errors (NO_NAVSTART, NO_FCP on a headless start) are not the page's score:
-        // printed, and the page measured again, twice at most.
-        let result;
-        for (let attempt = 1; attempt <= 3; attempt++) {
-          result = await lighthouse(`${portal.url}${path}`, flags);
-          const error = result?.lhr.runtimeError;
-          if (!error) break;
-          console.log(
-            `       Lighthouse error on ${path} (attempt ${attempt}): ${error.code} ${error.message}`,
-          );
-        }
-        const perf = Math.round((result?.lhr.categories.performance.score ?? 0) * 100);
-        const a11y = Math.round((result?.lhr.categories.accessibility.score ?? 0) * 100);
-        const lcp = result?.lhr.audits["largest-contentful-paint"]?.displayValue ?? "?";
-        const tbt = result?.lhr.audits["total-blocking-time"]?.displayValue ?? "?";
+        // One Lighthouse run of a page scores anywhere in a range of about 15 points on this kind of machine
+        // (its simulated TBT swings most, decision 015): each page is measured LIGHTHOUSE_RUNS times and its
+        // median run is the figure, with every run's score printed beside it.
+        const runs = [];
+        while (runs.length < LIGHTHOUSE_RUNS)
+          runs.push(await lighthouseRun(`${portal.url}${path}`, flags, path));
+        const perfOf = (r) => Math.round((r?.lhr.categories.performance.score ?? 0) * 100);
+        const result = [...runs].sort((a, b) => perfOf(a) - perfOf(b))[(runs.length - 1) >> 1];
+        const perf = perfOf(result);
+        const a11y = Math.min(
+          ...runs.map((r) => Math.round((r?.lhr.categories.accessibility.score ?? 0) * 100)),
+        );
+        const figures = (r) =>
+          `${perfOf(r)} (LCP ${r?.lhr.audits["largest-contentful-paint"]?.displayValue ?? "?"}, ` +
+          `TBT ${r?.lhr.audits["total-blocking-time"]?.displayValue ?? "?"})`;
         report(
-          `Lighthouse mobile performance ${path}`,
-          `${perf} (LCP ${lcp}, TBT ${tbt})`,
+          `Lighthouse mobile performance ${path}, median of ${runs.length}`,
+          `${figures(result)}; runs: ${runs.map(figures).join(", ")}`,
           "≥ 95",
           perf >= 95,
         );
@@ -230,7 +247,12 @@ try {
           `       FCP ${fcp}; LCP element "${lcpElement.slice(0, 60)}"; CLS ${cls(metrics.cumulativeLayoutShift)}` +
             ` (this page alone ${cls(metrics.cumulativeLayoutShiftMainFrame)})`,
         );
-        report(`Lighthouse mobile accessibility ${path}`, String(a11y), "100", a11y === 100);
+        report(
+          `Lighthouse mobile accessibility ${path}, lowest of ${runs.length}`,
+          String(a11y),
+          "100",
+          a11y === 100,
+        );
       }
     } finally {
       await chrome.kill();
