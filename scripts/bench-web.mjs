@@ -23,6 +23,8 @@ import { freePort, startPortal, waitFor } from "./lib/serve.mjs";
 const { DEMO_ADMIN, DEMO_CLIENTS } = await tsImport("../packages/contracts/src/demo.ts", import.meta.url);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+if (!Number.isInteger(LIGHTHOUSE_RUNS) || LIGHTHOUSE_RUNS < 1)
+  throw new Error("BENCH_LIGHTHOUSE_RUNS must be a whole number, 1 or more");
 const KB = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -214,7 +216,7 @@ try {
           onlyCategories: ["performance", "accessibility"],
           ...(who ? { extraHeaders: { Cookie: who.map((c) => `${c.name}=${c.value}`).join("; ") } } : {}),
         };
-        // One Lighthouse run of a page scores anywhere in a range of about 15 points on this kind of machine
+        // One Lighthouse run of a page scores anywhere in a range of 15 points or more on this kind of machine
         // (its simulated TBT swings most, decision 015): each page is measured LIGHTHOUSE_RUNS times and its
         // median run is the figure, with every run's score printed beside it.
         const runs = [];
