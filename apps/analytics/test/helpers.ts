@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { DEMO_CLIENTS, DEMO_EMPLOYEE, DEMO_WORKBOOKS } from "@portal/contracts/demo";
-import { mintEmbedUrl, type TMintEmbedUrlOptions } from "@portal/sigma";
+import { mintEmbedUrl, type TEmbedUserClaims, type TMintEmbedUrlOptions } from "@portal/sigma";
 import { openDatabase, type Database } from "../src/db/database.ts";
 import { startAnalyticsServer, type AnalyticsServer } from "../src/server.ts";
 
@@ -96,7 +96,7 @@ export const [PORTFOLIO, TAX, INCOME] = DEMO_WORKBOOKS;
 export const [CLIENT_A, CLIENT_B] = DEMO_CLIENTS;
 export { DEMO_EMPLOYEE };
 
-type User = TMintEmbedUrlOptions["user"];
+type User = TEmbedUserClaims;
 
 export function clientUser(
   client: (typeof DEMO_CLIENTS)[number],

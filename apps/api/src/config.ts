@@ -108,7 +108,18 @@ const EnvSchema = z.object({
   SIGMA_API_BASE_URL: optionalUrl,
   SIGMA_API_CLIENT_ID: z.string().optional(),
   SIGMA_API_CLIENT_SECRET: z.string().optional(),
-  SIGMA_EMBED_URL_LIFETIME_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+  /**
+   * The embed session's length (`exp - iat`): Sigma shows "Session expired" when it runs out, and the portal
+   * renews the frame about a minute before. At most Sigma's 30 days; never past the portal session's end.
+   */
+  SIGMA_EMBED_SESSION_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60, "must be at least 60 (the portal renews the frame a minute before it ends)")
+    .max(2_592_000, "must be at most 2592000 (Sigma's 30 days)")
+    .default(3600),
+  /** Replaced by SIGMA_EMBED_SESSION_SECONDS; refused with a message naming it. */
+  SIGMA_EMBED_URL_LIFETIME_SECONDS: z.string().optional(),
   /** Privilege → Sigma account type, e.g. "Build=Creator,Analyze=Explorer,Act=Explorer,View=Viewer". */
   SIGMA_ACCOUNT_TYPES: z.string().optional(),
   /** Privilege → Sigma REST `memberType`, e.g. "Build=creator,View=viewer" (org-specific names). */
@@ -178,7 +189,8 @@ export interface SigmaConfig {
   apiBaseUrl: string;
   api: { clientId: string; clientSecret: string } | undefined;
   analyticsPort: number;
-  embedUrlLifetimeSeconds: number;
+  /** `exp - iat` of every embed token: how long Sigma keeps an embed open (SIGMA_EMBED_SESSION_SECONDS). */
+  embedSessionSeconds: number;
   accountTypes: Record<"Build" | "Analyze" | "Act" | "View", string>;
   memberTypes: Record<"Build" | "Analyze" | "Act" | "View", string>;
   /** Sigma's `:`-prefixed embed UI parameters (theme, menu_position, hide_…, lng, responsive_height). */
@@ -323,6 +335,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     else authSecret = loadOrCreateAuthSecret(dataDir);
   }
   if (isProduction && !env.PUBLIC_URL) problems.push("PUBLIC_URL is required in production");
+  if (env.SIGMA_EMBED_URL_LIFETIME_SECONDS !== undefined)
+    problems.push(
+      "SIGMA_EMBED_URL_LIFETIME_SECONDS is no longer read: Sigma's exp is the embed session's length, set it with SIGMA_EMBED_SESSION_SECONDS (default 3600); every URL still works once",
+    );
   // Production is never the demo: its sign-ins and keys are published in the README.
   if (isProduction && env.DEMO_DATA === true)
     problems.push("DEMO_DATA cannot be on in production: the demo firm's sign-ins are published");
@@ -424,7 +440,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       apiBaseUrl: (env.SIGMA_API_BASE_URL ?? analyticsUrl).replace(/\/$/, ""),
       api: apiPair,
       analyticsPort: env.ANALYTICS_PORT,
-      embedUrlLifetimeSeconds: env.SIGMA_EMBED_URL_LIFETIME_SECONDS,
+      embedSessionSeconds: env.SIGMA_EMBED_SESSION_SECONDS,
       accountTypes,
       memberTypes,
       ui: embedUi,

@@ -84,7 +84,7 @@ describe("Sigma's documented embed contract", () => {
     expect(claims.sub).not.toMatch(/[\s_]/);
     expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number.isInteger(claims.iat) && Number.isInteger(claims.exp)).toBe(true);
-    expect(claims.exp - claims.iat).toBe(t.config.sigma.embedUrlLifetimeSeconds);
+    expect(claims.exp - claims.iat).toBe(t.config.sigma.embedSessionSeconds);
     expect(claims.exp - claims.iat).toBeLessThanOrEqual(30 * 24 * 3600);
     expect(Math.abs(claims.iat - Date.now() / 1000)).toBeLessThan(60);
     expect(["View", "Act", "Analyze", "Build"]).toContain(claims.account_type);

@@ -12,8 +12,11 @@ import {
   type TEmbedClaims,
 } from "./claims.ts";
 
-/** Default lifetime of a minted URL: short, because a URL carries a token (security baseline: minutes). */
-export const DEFAULT_EMBED_URL_LIFETIME_SECONDS = 5 * 60;
+/**
+ * Default embed session: `exp - iat` is how long Sigma keeps the embed open (then it shows its code-less
+ * "Session expired" page), so it must be long enough to read in. The URL itself still works once (`jti`).
+ */
+export const DEFAULT_EMBED_SESSION_SECONDS = 60 * 60;
 
 /** UI parameters Sigma accepts on JWT-signed URLs (each sent `:`-prefixed). */
 export const ZEmbedUiParamsSchema = z
@@ -43,16 +46,28 @@ export const ZMintEmbedUrlOptionsSchema = z.object({
   /** The embed client id (JWT header `kid`) and its secret. */
   clientId: z.string().min(1),
   secret: z.string().min(1),
-  user: z.object({
-    email: ZEmbedSubjectSchema,
-    firstName: z.string().max(200).optional(),
-    lastName: z.string().max(200).optional(),
-    /** Always send it: Sigma assigns the highest account type when it is missing. */
-    accountType: z.string().min(1).max(100),
-    /** The complete list: Sigma replaces the user's teams with it on every embed. */
-    teams: z.array(ZTeamNameSchema),
-    userAttributes: ZUserAttributesSchema.optional(),
-  }),
+  user: z.union([
+    z.object({
+      /** An embed user: Sigma creates and updates them from the token's claims. */
+      kind: z.literal("embed").optional(),
+      email: ZEmbedSubjectSchema,
+      firstName: z.string().max(200).optional(),
+      lastName: z.string().max(200).optional(),
+      /** Always send it: Sigma assigns the highest account type when it is missing. */
+      accountType: z.string().min(1).max(100),
+      /** The complete list: Sigma replaces the user's teams with it on every embed. */
+      teams: z.array(ZTeamNameSchema),
+      userAttributes: ZUserAttributesSchema.optional(),
+    }),
+    z.object({
+      /**
+       * Someone who also signs in to Sigma directly (`userKind` other than `embed`): the token carries only
+       * `sub`, `jti`, `iat` and `exp`, never user claims (Sigma manages their account type, teams, attributes).
+       */
+      kind: z.literal("internal"),
+      email: ZEmbedSubjectSchema,
+    }),
+  ]),
   lifetimeSeconds: z.number().int().positive().max(MAX_EMBED_SESSION_SECONDS).optional(),
   ui: ZEmbedUiParamsSchema.optional(),
   /** Workbook control values (`<ControlId>=<value>`); visible to and changeable by the viewer. */
@@ -61,7 +76,14 @@ export const ZMintEmbedUrlOptionsSchema = z.object({
   ver: z.string().optional(),
   evalConnectionId: z.string().optional(),
 });
+/** An embed user's claims (the portal's clients and employees). */
+export type TEmbedUserClaims = Extract<
+  z.input<typeof ZMintEmbedUrlOptionsSchema>["user"],
+  { accountType: string }
+>;
 export type TMintEmbedUrlOptions = z.input<typeof ZMintEmbedUrlOptionsSchema> & {
+  /** The session ends no later than this: `exp` is capped at it. */
+  notAfter?: Date;
   /** Clock for tests. */
   now?: () => Date;
 };
@@ -110,9 +132,23 @@ export type TEmbedMinterOptions = z.input<typeof ZMinterOptionsSchema>;
 const ZMintCallSchema = ZMintEmbedUrlOptionsSchema.pick({ workbookName: true, pageId: true, controls: true });
 export type TEmbedMintCall = z.input<typeof ZMintCallSchema> & {
   user: TMintEmbedUrlOptions["user"];
+  /** The session ends no later than this (the portal session's own end): `exp` is capped at it. */
+  notAfter?: Date;
   /** Clock for tests. */
   now?: () => Date;
 };
+
+/** The user claims of a token: none for an internal user, the complete set for an embed user. */
+function userClaims(user: TMintEmbedUrlOptions["user"]): Record<string, unknown> {
+  if (user.kind === "internal") return {};
+  return {
+    account_type: user.accountType,
+    teams: user.teams,
+    ...(user.userAttributes ? { user_attributes: user.userAttributes } : {}),
+    ...(user.firstName !== undefined ? { first_name: user.firstName } : {}),
+    ...(user.lastName !== undefined ? { last_name: user.lastName } : {}),
+  };
+}
 
 /**
  * A minter for one Sigma org (or the built-in analytics server): the fixed options are validated once,
@@ -130,28 +166,26 @@ export function createEmbedMinter(options: TEmbedMinterOptions): (call: TEmbedMi
     uiParams.push(`:${encodeParam(key, String(value))}`);
   }
 
-  return ({ now = () => new Date(), user, ...rest }) => {
+  return ({ now = () => new Date(), user, notAfter, ...rest }) => {
     const c = ZMintCallSchema.parse(rest);
+    const u = ZMintEmbedUrlOptionsSchema.shape.user.parse(user);
     const iat = Math.floor(now().getTime() / 1000);
-    const exp = iat + (o.lifetimeSeconds ?? DEFAULT_EMBED_URL_LIFETIME_SECONDS);
+    let exp = iat + (o.lifetimeSeconds ?? DEFAULT_EMBED_SESSION_SECONDS);
+    if (notAfter) exp = Math.max(iat + 1, Math.min(exp, Math.floor(notAfter.getTime() / 1000)));
     const jti = randomUUID();
 
     const claims: TEmbedClaims = ZEmbedClaimsSchema.parse({
-      sub: user.email,
+      sub: u.email,
       jti,
       iat,
       exp,
-      account_type: user.accountType,
-      teams: user.teams,
-      ...(user.userAttributes ? { user_attributes: user.userAttributes } : {}),
-      ...(user.firstName !== undefined ? { first_name: user.firstName } : {}),
-      ...(user.lastName !== undefined ? { last_name: user.lastName } : {}),
+      ...userClaims(u),
       ...(o.evalConnectionId ? { eval_connection_id: o.evalConnectionId } : {}),
       ...(o.ver ? { ver: o.ver } : {}),
       ...(o.ver === "1.1" ? { aud: SIGMA_JWT_AUDIENCE } : {}),
     });
-    // Sigma always needs the account type: without it, it assigns the highest.
-    if (!claims.account_type) throw new Error("account_type is required");
+    // Sigma always needs an embed user's account type: without it, it assigns the highest.
+    if (u.kind !== "internal" && !claims.account_type) throw new Error("account_type is required");
 
     const token = sign({ ...claims });
     const path = `${base}/workbook/${encodeURIComponent(c.workbookName)}${

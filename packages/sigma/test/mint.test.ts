@@ -43,7 +43,8 @@ describe("mintEmbedUrl", () => {
       last_name: "Bennett",
       jti: minted.jti,
     });
-    expect(claims.exp - claims.iat).toBe(300);
+    // The embed session Sigma keeps open: an hour by default, long enough to read in.
+    expect(claims.exp - claims.iat).toBe(3600);
     expect(claims.aud).toBeUndefined();
   });
 
@@ -67,6 +68,22 @@ describe("mintEmbedUrl", () => {
     expect(a.expiresAt.toISOString()).toBe("2025-03-01T12:02:00.000Z");
     expect(a.claims.ver).toBe("1.1");
     expect(a.claims.aud).toBe("sigmacomputing");
+  });
+
+  it("sends only sub, jti, iat and exp for someone managed in Sigma (an internal user)", async () => {
+    const minted = await mintEmbedUrl({ ...base, user: { kind: "internal", email: base.user.email } });
+    const { payload } = await jwtVerify(tokenOf(minted.url), new TextEncoder().encode(secret), {
+      algorithms: ["HS256"],
+    });
+    expect(Object.keys(payload).sort()).toEqual(["exp", "iat", "jti", "sub"]);
+  });
+
+  it("never lets the embed session outlive notAfter (the portal session's end)", async () => {
+    const now = () => new Date("2025-03-01T12:00:00Z");
+    const minted = await mintEmbedUrl({ ...base, now, notAfter: new Date("2025-03-01T12:10:00.900Z") });
+    expect(minted.claims.exp - minted.claims.iat).toBe(600);
+    const later = await mintEmbedUrl({ ...base, now, notAfter: new Date("2025-03-02T00:00:00Z") });
+    expect(later.claims.exp - later.claims.iat).toBe(3600);
   });
 
   it("refuses what Sigma would reject", async () => {

@@ -1,19 +1,40 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SigmaApiError, SigmaRestClient, ZSigmaMemberSchema } from "../src/index.ts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SigmaApiError, SigmaRestClient, SigmaShapeError } from "../src/index.ts";
 
-// A small real HTTP server that answers like Sigma: a throttled token endpoint, paged members, errors.
+// A small real HTTP server answering as Sigma's published definition says: the token by HTTP Basic
+// authentication, pages of {entries, nextPage} with only the required member fields, errors as ApiError.
 let server: Server;
 let baseUrl: string;
 const calls: string[] = [];
 let tokenRequests = 0;
+let issued = new Set<string>();
+/** What the next members answer looks like: as published, or missing a required field. */
+let memberShape: "published" | "no-homeFolderId" = "published";
 
 async function body(req: IncomingMessage): Promise<string> {
   let text = "";
   for await (const chunk of req) text += String(chunk);
   return text;
 }
+
+/** Exactly the 13 fields Sigma marks required: no isArchived, isInactive, total or hasMore. */
+const member = (i: number) => ({
+  organizationId: "o",
+  memberId: `m${i}`,
+  memberType: "view",
+  firstName: "F",
+  lastName: "L",
+  email: `u${i}@example.com`,
+  profileImgUrl: null,
+  createdBy: "admin",
+  updatedBy: "admin",
+  createdAt: "2025-01-01T00:00:00Z",
+  updatedAt: "2025-01-01T00:00:00Z",
+  homeFolderId: `f${i}`,
+  userKind: "embed",
+});
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {
@@ -28,42 +49,40 @@ beforeAll(async () => {
         res.end(JSON.stringify({ requestId: "r1", message: "slow down", code: "TOO_MANY_REQUESTS" }));
         return;
       }
-      if (form.get("client_secret") !== "s3cret" || form.get("grant_type") !== "client_credentials") {
+      const basic = `Basic ${Buffer.from("id:s3cret").toString("base64")}`;
+      if (req.headers.authorization !== basic || form.get("grant_type") !== "client_credentials") {
         res.statusCode = 401;
         res.end(JSON.stringify({ requestId: "r2", message: "bad credentials", code: "UNAUTHORIZED" }));
         return;
       }
+      const token = `tok${tokenRequests}`;
+      issued.add(token);
       res.end(
-        JSON.stringify({ access_token: "tok", refresh_token: "r", token_type: "bearer", expires_in: 3600 }),
+        JSON.stringify({ access_token: token, refresh_token: "r", token_type: "bearer", expires_in: 3600 }),
       );
       return;
     }
-    if (req.headers.authorization !== "Bearer tok") {
+    if (!issued.has(req.headers.authorization?.replace(/^Bearer /, "") ?? "")) {
       res.statusCode = 401;
-      res.end(JSON.stringify({ requestId: "r3", message: "no token", code: "UNAUTHORIZED" }));
+      res.end(JSON.stringify({ message: "no token" }));
       return;
     }
     if (url.pathname === "/v2/members") {
       const page = url.searchParams.get("page");
-      const member = (i: number) => ({
-        organizationId: "o",
-        memberId: `m${i}`,
-        memberType: "view",
-        firstName: "F",
-        lastName: "L",
-        email: `u${i}@example.com`,
-        userKind: "embed",
-        isArchived: false,
-        isInactive: false,
-        createdAt: "2025-01-01T00:00:00Z",
-        updatedAt: "2025-01-01T00:00:00Z",
-      });
+      const entry = (i: number) => {
+        const { homeFolderId: _h, ...rest } = member(i);
+        return memberShape === "published" ? member(i) : rest;
+      };
       res.end(
         JSON.stringify(
-          page
-            ? { entries: [member(3)], hasMore: false, total: 3, nextPage: null }
-            : { entries: [member(1), member(2)], hasMore: true, total: 3, nextPage: "p2" },
+          page ? { entries: [entry(3)], nextPage: null } : { entries: [entry(1), entry(2)], nextPage: "p2" },
         ),
+      );
+      return;
+    }
+    if (url.pathname === "/v2/teams/t1/members") {
+      res.end(
+        JSON.stringify({ entries: [{ userId: "m1", isTeamAdmin: false, addedBy: "admin" }], nextPage: null }),
       );
       return;
     }
@@ -78,29 +97,69 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+beforeEach(() => {
+  memberShape = "published";
+});
+
+const client = (sleeps: number[] = []) =>
+  new SigmaRestClient({
+    apiBaseUrl: baseUrl,
+    clientId: "id",
+    clientSecret: "s3cret",
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  });
+
 describe("SigmaRestClient", () => {
-  it("retries a throttled token request, caches the token and follows nextPage", async () => {
+  it("asks for a token by HTTP Basic authentication, retries a throttled one, caches it, follows nextPage", async () => {
     const sleeps: number[] = [];
-    const client = new SigmaRestClient({
-      apiBaseUrl: baseUrl,
-      clientId: "id",
-      clientSecret: "s3cret",
-      sleep: async (ms) => {
-        sleeps.push(ms);
-      },
-    });
-    const members = await client.listAll(ZSigmaMemberSchema, "/v2/members", { limit: 2 });
+    const c = client(sleeps);
+    const members = await c.listMembers();
     expect(members.map((m) => m.memberId)).toEqual(["m1", "m2", "m3"]);
+    // Only Sigma's required fields: the optional ones stay absent, and nothing requires them.
+    expect(members[0]).not.toHaveProperty("isArchived");
     expect(sleeps).toEqual([500]);
     expect(tokenRequests).toBe(2);
-    expect(calls).toContain("GET /v2/members?limit=2&page=p2");
-    await client.findMemberByEmail("u2@example.com");
+    expect(calls).toContain("GET /v2/members?limit=1000&page=p2");
+    await c.findMemberByEmail("u2@example.com");
     expect(tokenRequests).toBe(2);
+    // Deactivated and SCIM-inactive members are looked for too: a returning person is never created twice.
+    const lookup = calls.find((c) => c.includes("email=u2%40example.com"));
+    expect(lookup).toMatch(/^GET \/v2\/members\?/);
+    expect(lookup).toContain("includeArchived=true");
+    expect(lookup).toContain("includeInactive=true");
+  });
+
+  it("reads team members by userId, as getTeamMembers answers", async () => {
+    expect(await client().getTeamMembers("t1")).toEqual([
+      { userId: "m1", isTeamAdmin: false, addedBy: "admin" },
+    ]);
+  });
+
+  it("on a 401 (token revoked or credentials rotated) fetches one fresh token and tries again", async () => {
+    const c = client();
+    await c.listMembers();
+    const before = tokenRequests;
+    issued = new Set();
+    const members = await c.listMembers();
+    expect(members).toHaveLength(3);
+    expect(tokenRequests).toBe(before + 1);
+  });
+
+  it("refuses an answer without a field Sigma marks required, naming the operation and the field", async () => {
+    memberShape = "no-homeFolderId";
+    const error = await client()
+      .listMembers()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SigmaShapeError);
+    expect(String(error)).toMatch(/listMembers.*homeFolderId/);
   });
 
   it("throws SigmaApiError with Sigma's code and request id", async () => {
-    const client = new SigmaRestClient({ apiBaseUrl: baseUrl, clientId: "id", clientSecret: "s3cret" });
-    const error = await client.getMember("missing").catch((e: unknown) => e);
+    const error = await client()
+      .getMember("missing")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SigmaApiError);
     expect(error).toMatchObject({ status: 404, code: "NOT_FOUND", requestId: "r4" });
   });

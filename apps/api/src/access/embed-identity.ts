@@ -19,8 +19,14 @@ interface PersonRow {
   last_name: string;
   privilege: TPrivilege;
   client_ids: string[] | null;
+  /** The linked BI member's kind (bi_members), if the outbox has found or made one. */
+  bi_user_kind: string | null;
   workbooks: { id: number; workbookName: string; teamName: string }[] | null;
 }
+
+/** The person's linked BI member kind, by email (bi_members keeps emails in lower case). */
+const BI_KIND = (alias: "c" | "e") =>
+  sql.raw(`(select b.user_kind from bi_members b where b.email = lower(${alias}.email)) as bi_user_kind`);
 
 function build(row: PersonRow | undefined, attribute: "client_id" | "client_ids"): EmbedIdentity | null {
   if (!row) return null;
@@ -35,6 +41,7 @@ function build(row: PersonRow | undefined, attribute: "client_id" | "client_ids"
       teams: [...new Set(workbooks.map((w) => w.teamName))].sort(),
       // Row-level security in the BI service reads these; they come from the database only.
       userAttributes: { [attribute]: clientIds.join(",") },
+      managedInSigma: row.bi_user_kind !== null && row.bi_user_kind !== "embed",
     },
     workbooks,
     clientIds,
@@ -49,7 +56,7 @@ function build(row: PersonRow | undefined, attribute: "client_id" | "client_ids"
 export async function embedIdentityForUser(db: Executor, userId: string): Promise<EmbedIdentity | null> {
   const client = rows<PersonRow>(
     await db.execute(sql`
-      select c.email, c.first_name, c.last_name, c.privilege, array[c.client_id] as client_ids,
+      select c.email, c.first_name, c.last_name, c.privilege, array[c.client_id] as client_ids, ${BI_KIND("c")},
         (select json_agg(json_build_object('id', w.id, 'workbookName', w.workbook_name, 'teamName', w.team_name) order by w.id)
            from client_workbooks cw join workbooks w on w.id = cw.workbook_id
           where cw.c_id = c.c_id) as workbooks
@@ -59,7 +66,7 @@ export async function embedIdentityForUser(db: Executor, userId: string): Promis
 
   const employee = rows<PersonRow>(
     await db.execute(sql`
-      select e.email, e.first_name, e.last_name, e.privilege,
+      select e.email, e.first_name, e.last_name, e.privilege, ${BI_KIND("e")},
         (select array_agg(c.client_id order by c.client_id)
            from employee_clients ec join clients c on c.c_id = ec.c_id where ec.e_id = e.e_id) as client_ids,
         (select json_agg(json_build_object('id', w.id, 'workbookName', w.workbook_name, 'teamName', w.team_name) order by w.id)
@@ -84,7 +91,7 @@ export async function embedIdentitiesForUsers(
   const ids = sql.param(userIds);
   const clientRows = rows<PersonRow & { user_id: string }>(
     await db.execute(sql`
-      select c.user_id, c.email, c.first_name, c.last_name, c.privilege, array[c.client_id] as client_ids,
+      select c.user_id, c.email, c.first_name, c.last_name, c.privilege, array[c.client_id] as client_ids, ${BI_KIND("c")},
         (select json_agg(json_build_object('id', w.id, 'workbookName', w.workbook_name, 'teamName', w.team_name) order by w.id)
            from client_workbooks cw join workbooks w on w.id = cw.workbook_id
           where cw.c_id = c.c_id) as workbooks
@@ -93,7 +100,7 @@ export async function embedIdentitiesForUsers(
   for (const row of clientRows) found.set(row.user_id, build(row, "client_id")!);
   const employeeRows = rows<PersonRow & { user_id: string }>(
     await db.execute(sql`
-      select e.user_id, e.email, e.first_name, e.last_name, e.privilege,
+      select e.user_id, e.email, e.first_name, e.last_name, e.privilege, ${BI_KIND("e")},
         (select array_agg(c.client_id order by c.client_id)
            from employee_clients ec join clients c on c.c_id = ec.c_id where ec.e_id = e.e_id) as client_ids,
         (select json_agg(json_build_object('id', w.id, 'workbookName', w.workbook_name, 'teamName', w.team_name) order by w.id)
@@ -120,6 +127,9 @@ export async function viewingIdentity(db: Executor, principal: Principal): Promi
     ),
   );
   const [firstName = principal.name, ...rest] = principal.name.split(" ");
+  const linked = rows<{ user_kind: string }>(
+    await db.execute(sql`select user_kind from bi_members where email = lower(${principal.email})`),
+  )[0];
   return {
     user: {
       email: principal.email,
@@ -128,6 +138,7 @@ export async function viewingIdentity(db: Executor, principal: Principal): Promi
       privilege: "View",
       teams: [...new Set(catalogue.map((w) => w.teamName))].sort(),
       userAttributes: { client_ids: "" },
+      managedInSigma: linked !== undefined && linked.user_kind !== "embed",
     },
     workbooks: catalogue,
     clientIds: [],

@@ -93,7 +93,12 @@ export async function addWorkbook(db: Database, input: TWorkbookInput, actor: Ac
         .values({ workbookName: input.workbook_name, teamName: input.team_name })
         .returning();
       const workbook = toWorkbook(row!);
-      await enqueueOutbox(tx, { kind: "team.upsert", payload: { name: workbook.team_name } });
+      // Its team made if missing, and the workbook shared with it in the BI service: an embed user opens
+      // a workbook only if it is shared with them.
+      await enqueueOutbox(tx, {
+        kind: "workbook.share",
+        payload: { workbookName: workbook.workbook_name, teamName: workbook.team_name },
+      });
       await recordAudit(tx, {
         action: "workbook.created",
         outcome: "success",
@@ -127,11 +132,18 @@ export async function editWorkbook(
         .where(eq(workbooks.id, id))
         .returning();
       const workbook = toWorkbook(row!);
-      if (before.teamName !== workbook.team_name) {
+      if (before.teamName !== workbook.team_name || before.workbookName !== workbook.workbook_name) {
+        // The old sharing goes, the new one comes (in this order: both are about the workbook).
         await enqueueOutbox(tx, {
-          kind: "team.upsert",
-          payload: { name: workbook.team_name, previousName: before.teamName, workbookId: id },
+          kind: "workbook.unshare",
+          payload: { workbookName: before.workbookName, teamName: before.teamName },
         });
+        await enqueueOutbox(tx, {
+          kind: "workbook.share",
+          payload: { workbookName: workbook.workbook_name, teamName: workbook.team_name },
+        });
+      }
+      if (before.teamName !== workbook.team_name) {
         // Everyone who sees the workbook moves from the old team to the new one.
         await queueMemberUpserts(tx, await peopleSeeingWorkbook(tx, id), [before.teamName]);
       }
@@ -156,6 +168,10 @@ export async function deleteWorkbook(db: Database, id: number, actor: Actor): Pr
     const affected = await peopleSeeingWorkbook(tx, id);
     const [before] = await tx.delete(workbooks).where(eq(workbooks.id, id)).returning();
     if (!before) throw notFound("Workbook not found.");
+    await enqueueOutbox(tx, {
+      kind: "workbook.unshare",
+      payload: { workbookName: before.workbookName, teamName: before.teamName },
+    });
     // Those who saw it leave its team (unless another workbook they still see shares the team).
     await queueMemberUpserts(tx, affected, [before.teamName]);
     await recordAudit(tx, {

@@ -212,6 +212,19 @@ export const auditChainHead = pgTable("audit_chain_head", {
  * a due row (`FOR UPDATE SKIP LOCKED`, a lease until `lease_expires_at`), delivers it and settles it.
  * Rows of one person (`user_id`) or one BI member or team (`subject`) go strictly in `seq` order.
  */
+/**
+ * The BI service's member for an email, as the outbox last found or made it. `userKind` other than `embed`
+ * is someone who also signs in to Sigma directly: linked, but never changed by the portal, and their embed
+ * tokens carry no user claims (Sigma manages their account type, teams and attributes).
+ */
+export const biMembers = pgTable("bi_members", {
+  /** Lower case. */
+  email: text("email").primaryKey(),
+  memberId: text("member_id").notNull(),
+  userKind: text("user_kind").notNull(),
+  ...timestamps,
+});
+
 export const provisioningRequests = pgTable(
   "provisioning_requests",
   {

@@ -1,4 +1,5 @@
 import { SELF_SIGN_UP_ROLES, ZPrivilegeSchema } from "@portal/contracts";
+import { parseWorkbookName } from "@portal/sigma";
 import { and, eq, isNull, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "../db/client.ts";
@@ -34,6 +35,10 @@ export const ZOutboxPayloads = {
     previousName: z.string().optional(),
     workbookId: z.number().optional(),
   }),
+  /** The catalogue workbook (`<Name>-<workbookUrlId>`) shared with its team at `view`, the team made if missing. */
+  "workbook.share": z.object({ workbookName: z.string(), teamName: z.string() }),
+  /** The workbook no longer shared with this team (deleted from the catalogue, or given another team). */
+  "workbook.unshare": z.object({ workbookName: z.string(), teamName: z.string() }),
 } as const;
 
 export type OutboxKind = keyof typeof ZOutboxPayloads;
@@ -46,11 +51,25 @@ export type OutboxRequest = {
   [K in OutboxKind]: { kind: K; payload: OutboxPayload<K>; userId?: string | null };
 }[OutboxKind];
 
-/** What the row changes in the BI service: its member (by email) or its team (by exact name, D31). */
+/**
+ * What the row changes in the BI service: its member (by email), its team (by exact name, D31), or a
+ * workbook's sharing (by the workbook's URL id, so a workbook's share and unshare go in order).
+ */
 export function subjectOf(request: OutboxRequest): string {
-  return request.kind === "team.upsert"
-    ? `team:${request.payload.name}`
-    : request.payload.email.toLowerCase();
+  switch (request.kind) {
+    case "team.upsert":
+      return `team:${request.payload.name}`;
+    case "workbook.share":
+    case "workbook.unshare":
+      return `workbook:${urlIdOf(request.payload.workbookName)}`;
+    default:
+      return request.payload.email.toLowerCase();
+  }
+}
+
+/** The `<workbookUrlId>` of `<Name>-<workbookUrlId>` (the whole name when it has no such suffix). */
+export function urlIdOf(workbookName: string): string {
+  return parseWorkbookName(workbookName)?.urlId ?? workbookName;
 }
 
 /**

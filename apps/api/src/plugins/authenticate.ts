@@ -26,6 +26,8 @@ export interface Principal {
   via: "cookie" | "bearer";
   /** Cached with the principal: the MFA enrolment rule below needs it (decision 006). */
   twoFactorEnabled: boolean;
+  /** When the portal session ends (ms): no embed session outlives it. */
+  sessionExpiresAt: number;
 }
 
 /** A principal as the cache keeps it: with the time (ms) its session or token stops being valid. */
@@ -121,6 +123,7 @@ export const authenticate = fp<AuthenticateOptions>(
         ...principal,
         role: row.role as TRole | null,
         via: "bearer",
+        sessionExpiresAt: sessionExpiresAt.getTime(),
         validUntil: Math.min(sessionExpiresAt.getTime(), Number(payload.exp) * 1000),
       };
     }
@@ -137,6 +140,7 @@ export const authenticate = fp<AuthenticateOptions>(
         sessionId: result.session.id,
         via: "cookie",
         twoFactorEnabled: result.user.twoFactorEnabled === true,
+        sessionExpiresAt: new Date(result.session.expiresAt).getTime(),
       };
     }
 

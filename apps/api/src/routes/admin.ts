@@ -104,8 +104,11 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
       const identity = await embedIdentityForUser(db, client.userId);
       const workbook = identity?.workbooks.find((w) => w.workbookName === request.body.workbookId);
       if (!identity || !workbook) throw notFound("This workbook is not assigned to the client.");
-      // The client's own identity and data, but never more than viewing: the embed is minted read-only.
-      const minted = await embedder.mint({ ...identity.user, privilege: "View" }, workbook.workbookName);
+      // Exactly the claims of the client's own embed (decision 017): claims belong to the Sigma user, so
+      // anything else would rewrite the client's account type, teams or attributes in Sigma.
+      const minted = await embedder.mint(identity.user, workbook.workbookName, {
+        notAfter: new Date(request.principal!.sessionExpiresAt),
+      });
       await recordAudit(db, {
         action: "embed.view_as",
         outcome: "success",
@@ -114,6 +117,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (
         details: {
           clientId: client.clientId,
           embedUser: identity.user.email,
+          claims: identity.user.managedInSigma ? "managed in Sigma" : "the client's own",
           workbook: workbook.workbookName,
           jti: minted.jti,
           expiresAt: minted.expiresAt.toISOString(),

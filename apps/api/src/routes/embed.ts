@@ -118,7 +118,10 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
         });
         throw notFound("Workbook not found.");
       }
-      const minted = await embedder.mint(identity.user, workbook.workbookName);
+      // The embed session never outlives the portal session it was opened from.
+      const minted = await embedder.mint(identity.user, workbook.workbookName, {
+        notAfter: new Date(principal.sessionExpiresAt),
+      });
       await audit.record({
         action: "embed.issued",
         outcome: "success",

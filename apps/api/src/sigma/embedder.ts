@@ -10,10 +10,16 @@ export interface EmbedUser {
   /** The complete team list: Sigma replaces the user's teams with it on every embed. */
   teams: string[];
   userAttributes: Record<string, string>;
+  /**
+   * The person's Sigma member also signs in to Sigma directly (`userKind` other than `embed`, linked by the
+   * outbox): their token carries no user claims, so Sigma's own account type, teams and attributes stay.
+   */
+  managedInSigma?: boolean;
 }
 
 export interface Embedder {
-  mint(user: EmbedUser, workbookName: string): Promise<MintedEmbedUrl>;
+  /** A one-time URL whose embed session ends after SIGMA_EMBED_SESSION_SECONDS, or at `notAfter` if sooner. */
+  mint(user: EmbedUser, workbookName: string, options?: { notAfter?: Date }): Promise<MintedEmbedUrl>;
 }
 
 export interface EmbedderOptions {
@@ -47,24 +53,27 @@ export function createEmbedder(config: AppConfig, options: EmbedderOptions = {})
         embedBaseUrl: config.sigma.embedBaseUrl,
         clientId,
         secret,
-        lifetimeSeconds: config.sigma.embedUrlLifetimeSeconds,
+        lifetimeSeconds: config.sigma.embedSessionSeconds,
         ui: config.sigma.ui,
       }),
     ));
 
   return {
-    async mint(user, workbookName) {
+    async mint(user, workbookName, { notAfter } = {}) {
       const mint = await ready();
       const minted = mint({
         workbookName,
-        user: {
-          email: user.email,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          accountType: config.sigma.accountTypes[user.privilege],
-          teams: user.teams,
-          userAttributes: user.userAttributes,
-        },
+        ...(notAfter ? { notAfter } : {}),
+        user: user.managedInSigma
+          ? { kind: "internal", email: user.email }
+          : {
+              email: user.email,
+              firstName: user.firstName,
+              lastName: user.lastName,
+              accountType: config.sigma.accountTypes[user.privilege],
+              teams: user.teams,
+              userAttributes: user.userAttributes,
+            },
       });
       if (!config.sigma.builtIn || !options.accent) return minted;
       // Only the look: unsigned, like every UI parameter, and checked again by the analytics server.

@@ -1,8 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { loadOrCreateLocalSigmaCredentials, SigmaApiError, SigmaRestClient } from "@portal/sigma";
+import {
+  loadOrCreateLocalSigmaCredentials,
+  SigmaApiError,
+  SigmaRestClient,
+  SigmaShapeError,
+  type TSigmaMember,
+} from "@portal/sigma";
+import { and, eq, like } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { biMembers, workbooks } from "../db/schema.ts";
 import {
   anyUnreachableWaiting,
   claimDue,
@@ -14,6 +22,7 @@ import {
   type OutboxRow,
 } from "../outbox/queue.ts";
 import {
+  urlIdOf,
   ZOutboxPayloads,
   type MemberState,
   type OutboxKind,
@@ -37,9 +46,17 @@ export async function createSigmaRestClient(config: AppConfig): Promise<SigmaRes
  * definite refusal (another 4xx) fails a row; a 409 reaches here only when it could not be adopted.
  */
 export function isTransient(error: unknown): boolean {
+  // 401 after the client's fresh token: the credentials were rotated or revoked; the change waits for the
+  // operator's fix (shown on /admin/sync) and goes by itself once they work again.
   if (error instanceof SigmaApiError)
-    return error.status === 408 || error.status === 429 || error.status >= 500;
-  return !(error instanceof PayloadError);
+    return error.status === 401 || error.status === 408 || error.status === 429 || error.status >= 500;
+  // The BI service's answer does not fit Sigma's published shape, a malformed row, a workbook the
+  // service does not have: a definite problem for the admin to see and fix, then Retry.
+  return !(
+    error instanceof PayloadError ||
+    error instanceof SigmaShapeError ||
+    error instanceof UnknownWorkbook
+  );
 }
 
 /** A row whose payload does not fit its kind: the portal's own fault, never worth retrying. */
@@ -137,22 +154,22 @@ const DEFAULT_LEASE_MS = 60_000;
 const workerName = () => `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
 
 /**
- * The live (not archived) team with exactly this name, if the BI service has one. A team whose name
- * differs only in letter case is not taken for it: where the service treats names as distinct it is
- * someone else's team, and its members could see other workbooks. The portal allows one spelling of a
- * team across its workbooks (DEVIATIONS D31); a clash with a team made outside it fails with the reason.
+ * The live (not archived) team of this name, if the BI service has one: exactly this spelling first; else
+ * one whose name differs only in letter case, which the service holds to be the same name (it answers
+ * 409 to a create). The portal allows one spelling of a team across its workbooks (DEVIATIONS D31).
  */
 async function findTeam(client: SigmaRestClient, name: string) {
-  return (await client.listTeams(name)).find((t) => t.name === name && !t.isArchived);
+  const live = (await client.listTeams(name)).filter((t) => !t.isArchived);
+  return live.find((t) => t.name === name) ?? live.find((t) => t.name.toLowerCase() === name.toLowerCase());
 }
 
-/** A 409 from a create: the thing exists already (an earlier attempt, another portal instance). */
+/** A 409 from a create: the thing exists already (an earlier attempt, another portal instance, the firm). */
 const isConflict = (error: unknown) => error instanceof SigmaApiError && error.status === 409;
 
-/**
- * The team's id, creating it when it does not exist. A 409 on create adopts the team that now exists
- * under exactly this name; a 409 for a team of another spelling (D31) cannot be adopted and is a refusal.
- */
+/** A create refused with 409 whose existing thing could not be found yet: tried again, never failed. */
+class NotYetFound extends Error {}
+
+/** The team's id, creating it when it does not exist; a 409 on create adopts the team that exists. */
 async function ensureTeam(client: SigmaRestClient, name: string): Promise<string> {
   const existing = await findTeam(client, name);
   if (existing) return existing.teamId;
@@ -162,7 +179,7 @@ async function ensureTeam(client: SigmaRestClient, name: string): Promise<string
     if (!isConflict(error)) throw error;
     const adopted = await findTeam(client, name);
     if (adopted) return adopted.teamId;
-    throw error;
+    throw new NotYetFound(`The BI service says a team named ${name} exists, but does not list it yet.`);
   }
 }
 
@@ -180,72 +197,163 @@ function memberState(payload: OutboxPayload<"member.upsert">): MemberState {
   return { email: payload.email, firstName, lastName: rest.join(" "), privilege: "View" };
 }
 
-async function deliver({ client, config }: ProvisioningOptions, row: OutboxRow): Promise<void> {
+/** Someone who also signs in to Sigma directly: the portal links them and never changes them. */
+export const isManagedInSigma = (member: Pick<TSigmaMember, "userKind">) => member.userKind !== "embed";
+
+/** Remembers the BI member found or made for an email (its id and kind: embed, or managed in Sigma). */
+async function linkMember(db: Database, member: TSigmaMember): Promise<void> {
+  await db
+    .insert(biMembers)
+    .values({ email: member.email.toLowerCase(), memberId: member.memberId, userKind: member.userKind })
+    .onConflictDoUpdate({
+      target: biMembers.email,
+      set: { memberId: member.memberId, userKind: member.userKind, updatedAt: new Date() },
+    });
+}
+
+/**
+ * The member with this email, created as an embed user when there is none. Deactivated members are found
+ * too (`includeArchived`), so a person deleted and added again keeps their one member. A 409 on create
+ * (made meanwhile by an earlier attempt whose answer was lost, another instance, or the firm) is looked up
+ * and adopted.
+ */
+async function findOrCreateMember(client: SigmaRestClient, m: MemberState, memberType: string) {
+  const found = await client.findMemberByEmail(m.email);
+  if (found) return found;
+  try {
+    return await client.createMember({
+      email: m.email,
+      firstName: m.firstName,
+      lastName: m.lastName,
+      memberType,
+      userKind: "embed",
+    });
+  } catch (error) {
+    if (!isConflict(error)) throw error;
+    const adopted = await client.findMemberByEmail(m.email);
+    if (adopted) return adopted;
+    throw new NotYetFound(`The BI service says ${m.email} exists, but does not list them yet.`);
+  }
+}
+
+async function upsertMember({ client, config, db }: ProvisioningOptions, m: MemberState) {
+  const memberType = config.sigma.memberTypes[m.privilege];
+  let member = await findOrCreateMember(client, m, memberType);
+  await linkMember(db, member);
+  // Someone who signs in to Sigma directly keeps their account type, teams and state: Sigma's to manage.
+  if (isManagedInSigma(member)) return;
+  // A deactivated member (a person deleted and added again) is brought back.
+  const reactivate = {
+    ...(member.isArchived ? { isArchived: false } : {}),
+    ...(member.isInactive ? { isInactive: false } : {}),
+  };
+  if (
+    Object.keys(reactivate).length > 0 ||
+    member.firstName !== m.firstName ||
+    member.lastName !== m.lastName ||
+    member.memberType !== memberType
+  ) {
+    member = await client.updateMember(member.memberId, {
+      firstName: m.firstName,
+      lastName: m.lastName,
+      memberType,
+      ...reactivate,
+    });
+  }
+  const memberId = member.memberId;
+  for (const team of m.teams ?? []) {
+    const teamId = await ensureTeam(client, team);
+    const current = await client.getTeamMembers(teamId);
+    if (!current.some((x) => x.userId === memberId)) {
+      await client.updateTeamMembers(teamId, { add: [memberId] });
+    }
+  }
+  // Leave the portal's teams this person no longer sees; teams the portal does not own stay.
+  const wanted = new Set(m.teams ?? []);
+  for (const team of m.managedTeams ?? []) {
+    if (wanted.has(team)) continue;
+    const existing = await findTeam(client, team);
+    if (!existing) continue;
+    const current = await client.getTeamMembers(existing.teamId);
+    if (current.some((x) => x.userId === memberId)) {
+      await client.updateTeamMembers(existing.teamId, { remove: [memberId] });
+    }
+  }
+}
+
+/** The BI service's workbook for a catalogue name `<Name>-<workbookUrlId>`, by its URL id. */
+async function findWorkbook(client: SigmaRestClient, workbookName: string) {
+  const urlId = urlIdOf(workbookName);
+  return (await client.listWorkbooks()).find((w) => w.workbookUrlId === urlId && !w.isArchived);
+}
+
+/** A workbook of the catalogue that is not in the BI service: the admin must fix the name (or publish it). */
+class UnknownWorkbook extends Error {}
+
+async function shareWorkbook(client: SigmaRestClient, workbookName: string, teamName: string) {
+  const workbook = await findWorkbook(client, workbookName);
+  if (!workbook) {
+    throw new UnknownWorkbook(
+      `No workbook in the BI service has the URL id ${urlIdOf(workbookName)} (catalogue name ${workbookName}). Check the name in the catalogue against the workbook's URL in Sigma, then Retry.`,
+    );
+  }
+  const teamId = await ensureTeam(client, teamName);
+  // A workbook's id is its document (inode) id. Any grant to the team already gives at least view.
+  const grants = await client.listGrants({ inodeId: workbook.workbookId });
+  if (grants.some((g) => g.teamId === teamId)) return;
+  await client.createGrant({ grantee: { teamId }, permission: "view", inodeId: workbook.workbookId });
+}
+
+/**
+ * Removes the team's grants on the workbook, unless the catalogue still shares that workbook (the same URL
+ * id, under another name) with that team. Nothing to do when the workbook or the team is gone.
+ */
+async function unshareWorkbook({ client, db }: ProvisioningOptions, workbookName: string, teamName: string) {
+  const urlId = urlIdOf(workbookName);
+  const stillShared = await db
+    .select({ id: workbooks.id })
+    .from(workbooks)
+    .where(and(eq(workbooks.teamName, teamName), like(workbooks.workbookName, `%-${urlId}`)))
+    .limit(1);
+  if (stillShared.length > 0) return;
+  const [workbook, team] = await Promise.all([
+    findWorkbook(client, workbookName),
+    findTeam(client, teamName),
+  ]);
+  if (!workbook || !team) return;
+  const grants = await client.listGrants({ inodeId: workbook.workbookId });
+  for (const grant of grants.filter((g) => g.teamId === team.teamId)) await client.deleteGrant(grant.grantId);
+}
+
+async function deliver(options: ProvisioningOptions, row: OutboxRow): Promise<void> {
+  const { client, db } = options;
   const kind = row.kind as OutboxKind;
   switch (kind) {
     case "team.upsert": {
       await ensureTeam(client, payloadOf(row, kind).name);
       return;
     }
+    case "workbook.share": {
+      const { workbookName, teamName } = payloadOf(row, kind);
+      await shareWorkbook(client, workbookName, teamName);
+      return;
+    }
+    case "workbook.unshare": {
+      const { workbookName, teamName } = payloadOf(row, kind);
+      await unshareWorkbook(options, workbookName, teamName);
+      return;
+    }
     case "member.deactivate": {
       const member = await client.findMemberByEmail(payloadOf(row, kind).email);
-      // Sigma deactivates on DELETE (isInactive); an already inactive or archived member needs nothing.
-      if (member && !member.isInactive && !member.isArchived) await client.deleteMember(member.memberId);
+      if (!member) return;
+      await linkMember(db, member);
+      // Someone who signs in to Sigma directly is never deactivated by the portal; an archived member
+      // needs nothing more (Sigma's DELETE archives).
+      if (!isManagedInSigma(member) && !member.isArchived) await client.deleteMember(member.memberId);
       return;
     }
     case "member.upsert": {
-      const m = memberState(payloadOf(row, kind));
-      const memberType = config.sigma.memberTypes[m.privilege];
-      let member = await client.findMemberByEmail(m.email);
-      if (!member) {
-        try {
-          member = await client.createMember({
-            email: m.email,
-            firstName: m.firstName,
-            lastName: m.lastName,
-            memberType,
-            userKind: "embed",
-          });
-        } catch (error) {
-          // Made meanwhile (an earlier attempt whose answer was lost, another instance): adopt it.
-          if (!isConflict(error)) throw error;
-          member = await client.findMemberByEmail(m.email);
-          if (!member) throw error;
-        }
-      }
-      // A deactivated or archived member (a person deleted and added again) is reactivated.
-      if (
-        member.isArchived ||
-        member.isInactive ||
-        member.firstName !== m.firstName ||
-        member.lastName !== m.lastName ||
-        member.memberType !== memberType
-      ) {
-        member = await client.updateMember(member.memberId, {
-          firstName: m.firstName,
-          lastName: m.lastName,
-          memberType,
-          isArchived: false,
-        });
-      }
-      for (const team of m.teams ?? []) {
-        const teamId = await ensureTeam(client, team);
-        const current = await client.listTeamMembers(teamId);
-        if (!current.some((x) => x.memberId === member.memberId)) {
-          await client.updateTeamMembers(teamId, { add: [member.memberId] });
-        }
-      }
-      // Leave the portal's teams this person no longer sees; teams the portal does not own stay.
-      const wanted = new Set(m.teams ?? []);
-      for (const team of m.managedTeams ?? []) {
-        if (wanted.has(team)) continue;
-        const existing = await findTeam(client, team);
-        if (!existing) continue;
-        const current = await client.listTeamMembers(existing.teamId);
-        if (current.some((x) => x.memberId === member.memberId)) {
-          await client.updateTeamMembers(existing.teamId, { remove: [member.memberId] });
-        }
-      }
+      await upsertMember(options, memberState(payloadOf(row, kind)));
       return;
     }
     default:

@@ -131,19 +131,19 @@ describe("the BI service away for five minutes", () => {
 
       // In order: every person ends edited, in the renamed team only; the deleted ones are deactivated.
       const bi = await cluster.biClient();
-      const members = await bi.listAll(ZSigmaMemberSchema, "/v2/members");
+      const members = await bi.listMembers({ includeArchived: true });
       const renamedTeams = (await bi.listTeams("Outage Team Renamed")).filter(
         (t) => t.name === "Outage Team Renamed",
       );
       expect(renamedTeams).toHaveLength(1);
       const team = renamedTeams[0]!;
       const old = (await bi.listTeams("Outage Team")).find((t) => t.name === "Outage Team")!;
-      const inTeam = new Set((await bi.listTeamMembers(team.teamId)).map((m) => m.memberId));
-      const inOld = new Set((await bi.listTeamMembers(old.teamId)).map((m) => m.memberId));
+      const inTeam = new Set((await bi.getTeamMembers(team.teamId)).map((m) => m.userId));
+      const inOld = new Set((await bi.getTeamMembers(old.teamId)).map((m) => m.userId));
       for (const n of people) {
         const member = members.find((m) => m.email === `outage.${n.toLowerCase()}@example.com`)!;
         expect(member.lastName).toBe("Edited");
-        expect(member.isInactive).toBe(deleted.includes(n));
+        expect(member.isArchived ?? false).toBe(deleted.includes(n));
         if (deleted.includes(n)) continue;
         expect(inOld.has(member.memberId)).toBe(false);
         expect(inTeam.has(member.memberId)).toBe(true);
