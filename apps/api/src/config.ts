@@ -283,10 +283,11 @@ function pair(
   name: string,
   id: string | undefined,
   secret: string | undefined,
+  secretName = `${name}_CLIENT_SECRET`,
 ): SocialProviderConfig | undefined {
   if (!id && !secret) return undefined;
   if (!id || !secret) {
-    problems.push(`${name}_CLIENT_ID and ${name}_CLIENT_SECRET must be set together`);
+    problems.push(`${name}_CLIENT_ID and ${secretName} must be set together`);
     return undefined;
   }
   return { clientId: id, clientSecret: secret };
@@ -359,7 +360,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
 
   const embedPair =
     env.SIGMA_EMBED_CLIENT_ID || env.SIGMA_EMBED_SECRET
-      ? pair(problems, "SIGMA_EMBED", env.SIGMA_EMBED_CLIENT_ID, env.SIGMA_EMBED_SECRET)
+      ? pair(problems, "SIGMA_EMBED", env.SIGMA_EMBED_CLIENT_ID, env.SIGMA_EMBED_SECRET, "SIGMA_EMBED_SECRET")
       : undefined;
   const apiPair = pair(problems, "SIGMA_API", env.SIGMA_API_CLIENT_ID, env.SIGMA_API_CLIENT_SECRET);
   const builtIn = !env.SIGMA_EMBED_BASE_URL;

@@ -76,14 +76,22 @@ export const ZMyWorkbooksResponseSchema = z.array(ZWorkbookSchema);
 
 // ---- BI sync (/admin/sync): the changes on their way to the BI service ----
 
-export const SYNC_KINDS = ["member.upsert", "member.deactivate", "team.upsert"] as const;
+export const SYNC_KINDS = [
+  "member.upsert",
+  "member.deactivate",
+  "team.upsert",
+  "workbook.share",
+  "workbook.unshare",
+] as const;
 
 /** One change not yet delivered to the BI service, or refused by it (DEVIATIONS D44). */
 export const ZSyncItemSchema = z.object({
   id: z.string(),
   kind: z.enum(SYNC_KINDS),
-  /** The BI member's email or the team's name. */
+  /** The BI member's email, the team's name, or the workbook's catalogue name. */
   subject: z.string(),
+  /** The team a workbook is shared with (`workbook.share`) or no longer shared with (`workbook.unshare`). */
+  team_name: z.string().nullable(),
   /** The client or employee it concerns, while they exist. */
   person: z
     .object({
@@ -123,6 +131,13 @@ export const ZSyncOverviewSchema = z.object({
   waiting: z.number().int(),
   failed: z.number().int(),
   waiting_since: z.string().nullable(),
+  /**
+   * Clients and employees whose Sigma member also signs in to Sigma directly: linked, never changed by the
+   * portal (their account type, teams and attributes are managed in Sigma).
+   */
+  managed_in_sigma: z.array(
+    z.object({ type: z.enum(PERSON_KINDS), business_id: z.string(), name: z.string(), email: z.string() }),
+  ),
 });
 export type TSyncOverview = z.infer<typeof ZSyncOverviewSchema>;
 

@@ -85,6 +85,11 @@ const syncFields = {
   sync_error: z.string().nullable(),
   /** Since when a pending change has been waiting for an unreachable or busy BI service (ISO time). */
   sync_waiting_since: z.iso.datetime({ offset: true }).nullable(),
+  /**
+   * The person's Sigma member also signs in to Sigma directly: the portal links it and never changes it
+   * (its account type, teams and attributes are managed in Sigma).
+   */
+  managed_in_sigma: z.boolean(),
 };
 /** Whether the person has set up two-step verification (an admin can reset it after a lost device). */
 const twoFactorField = { two_factor_enabled: z.boolean() };

@@ -99,8 +99,8 @@ export function rows<T>(result: unknown): T[] {
 /**
  * The list columns every client and employee row carries about its sign-in account `userId` (a column of
  * the row): whether its changes reached the BI service (`sync_status`, `sync_error`,
- * `sync_waiting_since`, DEVIATIONS D29) and
- * whether two-step verification is set up (D32).
+ * `sync_waiting_since`, DEVIATIONS D29), whether its Sigma member is managed in Sigma (`managed_in_sigma`),
+ * and whether two-step verification is set up (D32).
  */
 export function accountStateColumns(userId: SQL): SQL {
   return sql`
@@ -113,5 +113,7 @@ export function accountStateColumns(userId: SQL): SQL {
       (select to_char(min(p.waiting_since) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
          from provisioning_requests p
         where p.user_id = ${userId} and p.status = 'pending') as sync_waiting_since,
-      (select u.two_factor_enabled from users u where u.id = ${userId}) as two_factor_enabled`;
+      (select u.two_factor_enabled from users u where u.id = ${userId}) as two_factor_enabled,
+      coalesce((select b.user_kind <> 'embed' from users u join bi_members b on b.email = lower(u.email)
+                 where u.id = ${userId}), false) as managed_in_sigma`;
 }

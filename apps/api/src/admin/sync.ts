@@ -79,7 +79,7 @@ export async function listSync(db: Database, query: z.output<typeof ZSyncListQue
   const where = FILTERS[query.status];
   const found = rows<Record<string, unknown>>(
     await db.execute(sql`
-      select p.id, p.kind, p.subject, p.status, p.attempts::int as attempts, p.last_error,
+      select p.id, p.kind, p.subject, p.payload, p.status, p.attempts::int as attempts, p.last_error,
              ${ISO(sql`p.next_attempt_at`)} as next_attempt_at, ${ISO(sql`p.waiting_since`)} as waiting_since,
              ${ISO(sql`p.created_at`)} as created_at,
              coalesce(p.lease_expires_at > now(), false) as in_flight,
@@ -98,7 +98,7 @@ export async function listSync(db: Database, query: z.output<typeof ZSyncListQue
   const items: TSyncItem[] = found.map((r) => ({
     id: r.id as string,
     kind: r.kind as TSyncItem["kind"],
-    subject: (r.subject as string).replace(/^team:/, ""),
+    ...subjectOfRow(r.kind as string, r.subject as string, r.payload),
     person:
       r.c_id != null
         ? {
@@ -126,6 +126,22 @@ export async function listSync(db: Database, query: z.output<typeof ZSyncListQue
   return { items, total: count!.n };
 }
 
+/** What a row is about, in the admin's words: a member's email, a team, or a workbook and its team. */
+function subjectOfRow(
+  kind: string,
+  subject: string,
+  payload: unknown,
+): Pick<TSyncItem, "subject" | "team_name"> {
+  if (kind === "workbook.share" || kind === "workbook.unshare") {
+    const p = payload as { workbookName?: unknown; teamName?: unknown };
+    return {
+      subject: typeof p.workbookName === "string" ? p.workbookName : subject,
+      team_name: typeof p.teamName === "string" ? p.teamName : null,
+    };
+  }
+  return { subject: subject.replace(/^team:/, ""), team_name: null };
+}
+
 /** The queue at a glance, and whether the BI service answers right now (one cheap call). */
 export async function syncOverview(db: Database, client: SigmaRestClient): Promise<TSyncOverview> {
   const [counts] = rows<{ pending: number; waiting: number; failed: number; waiting_since: string | null }>(
@@ -136,8 +152,17 @@ export async function syncOverview(db: Database, client: SigmaRestClient): Promi
              ${ISO(sql`min(waiting_since)`)} as waiting_since
         from provisioning_requests where status <> 'done'`),
   );
+  const managed = rows<{ type: "client" | "employee"; business_id: string; name: string; email: string }>(
+    await db.execute(sql`
+      select 'client' as type, c.client_id as business_id, c.first_name || ' ' || c.last_name as name, c.email
+        from clients c join bi_members b on b.email = lower(c.email) where b.user_kind <> 'embed'
+      union all
+      select 'employee', e.employee_id, e.first_name || ' ' || e.last_name, e.email
+        from employees e join bi_members b on b.email = lower(e.email) where b.user_kind <> 'embed'
+      order by name limit 200`),
+  );
   const reachable = await client.ping();
-  return { reachable, checked_at: new Date().toISOString(), ...counts! };
+  return { reachable, checked_at: new Date().toISOString(), ...counts!, managed_in_sigma: managed };
 }
 
 /**

@@ -154,13 +154,17 @@ const DEFAULT_LEASE_MS = 60_000;
 const workerName = () => `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
 
 /**
- * The live (not archived) team of this name, if the BI service has one: exactly this spelling first; else
- * one whose name differs only in letter case, which the service holds to be the same name (it answers
- * 409 to a create). The portal allows one spelling of a team across its workbooks (DEVIATIONS D31).
+ * The live (not archived) team with exactly this name, if the BI service has one. `anyCase`: also one whose
+ * name differs only in letter case, taken only after the service refused to create the team (409): then
+ * it holds both spellings to be one name. Before that, a team of another spelling may be someone else's
+ * (DEVIATIONS D31).
  */
-async function findTeam(client: SigmaRestClient, name: string) {
+async function findTeam(client: SigmaRestClient, name: string, anyCase = false) {
   const live = (await client.listTeams(name)).filter((t) => !t.isArchived);
-  return live.find((t) => t.name === name) ?? live.find((t) => t.name.toLowerCase() === name.toLowerCase());
+  return (
+    live.find((t) => t.name === name) ??
+    (anyCase ? live.find((t) => t.name.toLowerCase() === name.toLowerCase()) : undefined)
+  );
 }
 
 /** A 409 from a create: the thing exists already (an earlier attempt, another portal instance, the firm). */
@@ -177,7 +181,7 @@ async function ensureTeam(client: SigmaRestClient, name: string): Promise<string
     return (await client.createTeam({ name })).teamId;
   } catch (error) {
     if (!isConflict(error)) throw error;
-    const adopted = await findTeam(client, name);
+    const adopted = await findTeam(client, name, true);
     if (adopted) return adopted.teamId;
     throw new NotYetFound(`The BI service says a team named ${name} exists, but does not list it yet.`);
   }

@@ -130,7 +130,12 @@ export function SigmaSyncItem({
   id,
   resync,
 }: {
-  person: { sync_status: TSyncStatus; sync_error: string | null; sync_waiting_since: string | null };
+  person: {
+    sync_status: TSyncStatus;
+    sync_error: string | null;
+    sync_waiting_since: string | null;
+    managed_in_sigma: boolean;
+  };
   /** The person's record id (`c_id` / `e_id`), which the resync is for. */
   id: number;
   /** useResyncClient() / useResyncEmployee(). */
@@ -138,6 +143,15 @@ export function SigmaSyncItem({
 }) {
   return (
     <ReadOnlyItem label="Sigma sync" wide>
+      {person.managed_in_sigma ? (
+        <p className="mb-1 text-sm">
+          <span className="font-semibold text-navy-950">Managed in Sigma.</span>{" "}
+          <span className="text-slate-600">
+            This person also signs in to Sigma directly: their account type, teams and attributes are set in
+            Sigma, and the portal never changes them.
+          </span>
+        </p>
+      ) : null}
       <SyncStatus
         status={person.sync_status}
         error={person.sync_error}

@@ -30,6 +30,8 @@ const KIND_LABELS: Record<TSyncItem["kind"], string> = {
   "member.upsert": "Member update",
   "member.deactivate": "Member deactivation",
   "team.upsert": "Team",
+  "workbook.share": "Workbook sharing",
+  "workbook.unshare": "Workbook unsharing",
 };
 
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
@@ -38,6 +40,13 @@ const when = (iso: string) => WHEN.format(new Date(iso));
 /** Who or what a change is about: the client or employee (linked), a team, or someone since deleted. */
 function Subject({ item }: { item: TSyncItem }) {
   if (item.kind === "team.upsert") return <span>Team “{item.subject}”</span>;
+  if (item.kind === "workbook.share" || item.kind === "workbook.unshare") {
+    return (
+      <span className="[overflow-wrap:anywhere]">
+        Workbook “{item.subject}”{item.team_name ? <> with team “{item.team_name}”</> : null}
+      </span>
+    );
+  }
   if (!item.person) {
     return (
       <span className="[overflow-wrap:anywhere]">
@@ -174,6 +183,45 @@ function Overview() {
 }
 
 /**
+ * The clients and employees whose Sigma member also signs in to Sigma directly: linked, and never changed
+ * by the portal (their account type, teams and attributes are the firm's to manage in Sigma).
+ */
+function ManagedInSigma() {
+  const status = useSyncStatus();
+  const people = status.data?.managed_in_sigma ?? [];
+  if (people.length === 0) return null;
+  return (
+    <section
+      aria-labelledby="managed-in-sigma"
+      className="rounded-2xl border border-slate-200 bg-white p-4 text-sm shadow-sm"
+    >
+      <h2 id="managed-in-sigma" className="font-semibold text-navy-950">
+        Managed in Sigma
+      </h2>
+      <p className="mt-1 text-slate-600">
+        These people also sign in to Sigma directly. The portal links them but never changes their account
+        type, teams or attributes, and never deactivates them: manage them in Sigma.
+      </p>
+      <ul className="mt-3 flex flex-wrap gap-2">
+        {people.map((p) => (
+          <li key={`${p.type}:${p.business_id}`}>
+            <Link
+              to={`/admin/edit-${p.type}?id=${encodeURIComponent(p.business_id)}`}
+              className="inline-flex rounded-full bg-slate-100 px-3 py-1 text-navy-900 underline-offset-4 hover:underline"
+            >
+              {p.name}
+              <span className="ml-1 text-slate-600">
+                ({p.type} {p.business_id})
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
  * /admin/sync: every change not yet delivered to the BI service, or refused by it, in the order they go.
  * Changes are sent by themselves and retried while the service is away; Retry sends one again at once.
  */
@@ -281,6 +329,7 @@ export function SyncPage() {
         description="Changes on their way to the BI service, and any it refused. They are sent by themselves, and retried while the service is away; Retry sends one again at once."
       />
       <Overview />
+      <ManagedInSigma />
       <div className="overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
         <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 p-4">
           <div role="group" aria-label="Show" className="inline-flex rounded-lg bg-slate-100 p-1">
