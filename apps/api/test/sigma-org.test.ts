@@ -63,11 +63,10 @@ async function call(method: "POST" | "PUT" | "DELETE" | "GET", url: string, payl
 /** Delivers every due change (backoffs skipped), as the workers on every instance would. */
 async function deliverAll() {
   for (let round = 0; round < 30; round++) {
-    const [open] = (
-      await database.db.execute(
-        sql`select count(*)::int as n from provisioning_requests where status = 'pending'`,
-      )
-    ).rows as { n: number }[];
+    const result = await database.db.execute(
+      sql`select count(*)::int as n from provisioning_requests where status = 'pending'`,
+    );
+    const [open] = (result as unknown as { rows: { n: number }[] }).rows;
     if (open!.n === 0) return;
     await database.db.execute(
       sql`update provisioning_requests set next_attempt_at = now() where status = 'pending'`,

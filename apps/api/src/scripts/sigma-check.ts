@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { checkSigmaOrg, formatChecklist } from "../sigma/check.ts";
@@ -20,6 +21,15 @@ async function main(): Promise<number> {
   const checkEmail = process.env.SIGMA_CHECK_EMAIL ?? `sigma-check@${domain}`;
   const database = await openDatabase(config);
   try {
+    const found = await database.db.execute<{ table: string | null }>(
+      sql`select to_regclass('workbooks')::text as table`,
+    );
+    if (!(found as unknown as { rows: { table: string | null }[] }).rows[0]?.table) {
+      console.error(
+        "sigma:check: this database has no catalogue yet: run `npm start` once (it applies the migrations).",
+      );
+      return 2;
+    }
     const results = await checkSigmaOrg({
       config,
       db: database.db,
