@@ -26,6 +26,7 @@ const client = (cId: number, clientId: string): TClient =>
     sync_status: "synced",
     sync_error: null,
     sync_waiting_since: null,
+    managed_in_sigma: false,
     two_factor_enabled: false,
   });
 
