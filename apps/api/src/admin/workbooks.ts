@@ -138,11 +138,12 @@ export async function editWorkbook(
           kind: "workbook.unshare",
           payload: { workbookName: before.workbookName, teamName: before.teamName },
         });
-        await enqueueOutbox(tx, {
-          kind: "workbook.share",
-          payload: { workbookName: workbook.workbook_name, teamName: workbook.team_name },
-        });
       }
+      // Saving shares it again (it may never have been: a catalogue from before a Sigma org was connected).
+      await enqueueOutbox(tx, {
+        kind: "workbook.share",
+        payload: { workbookName: workbook.workbook_name, teamName: workbook.team_name },
+      });
       if (before.teamName !== workbook.team_name) {
         // Everyone who sees the workbook moves from the old team to the new one.
         await queueMemberUpserts(tx, await peopleSeeingWorkbook(tx, id), [before.teamName]);
