@@ -13,7 +13,8 @@ import { ensureDemoData, type DemoMeta } from "./demo/load.ts";
 import { registerEmbedRoutes } from "./embed/routes.ts";
 import { DIST_DIR, buildAnalyticsFrontEnd, frontEndBuilt } from "./frontend.ts";
 import { registerRestRoutes } from "./rest/routes.ts";
-import { loadWorkbookDefinitions, seedCatalog } from "./workbooks/catalog.ts";
+import { codeOfStatus } from "./rest/shared.ts";
+import { WORKBOOKS_DIR, loadWorkbookDefinitions, seedCatalog } from "./workbooks/catalog.ts";
 
 export { acceptsEncoding };
 
@@ -23,6 +24,8 @@ export interface StartAnalyticsServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Use this database instead of opening one (tests share a seeded instance); it is not closed by close(). */
   database?: Database;
+  /** Directories of workbook definitions served beside those of `workbooks/`. */
+  workbookDirs?: string[];
   /** Build the front end when dist/ is missing (default true). */
   buildFrontEnd?: boolean;
   logger?: boolean;
@@ -95,7 +98,7 @@ export async function buildAnalyticsApp(options: StartAnalyticsServerOptions = {
       readerRole: config.readerRole,
       log: (m) => app.log.info(m),
     });
-    const workbooks = await loadWorkbookDefinitions();
+    const workbooks = await loadWorkbookDefinitions([WORKBOOKS_DIR, ...(options.workbookDirs ?? [])]);
     await seedCatalog(db, workbooks);
 
     app.get("/healthz", async () => ({ ok: true }));
@@ -129,11 +132,12 @@ export async function buildAnalyticsApp(options: StartAnalyticsServerOptions = {
     registerRestRoutes(app, { config, db });
     app.setErrorHandler((error, request, reply) => {
       request.log.error({ err: error }, "request failed");
-      const status = (error as { statusCode?: number }).statusCode ?? 500;
-      return reply.code(status >= 400 && status < 500 ? status : 500).send({
+      const raw = (error as { statusCode?: number }).statusCode ?? 500;
+      const status = raw >= 400 && raw < 500 ? raw : 500;
+      return reply.code(status).send({
+        message: status < 500 ? "Bad request." : "Internal error.",
+        code: codeOfStatus(status),
         requestId: request.id,
-        message: status >= 400 && status < 500 ? "Bad request." : "Internal error.",
-        code: status >= 400 && status < 500 ? "bad_request" : "internal_error",
       });
     });
     return { app, config, db, demo, ownsDb };

@@ -3,12 +3,12 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SigmaRestClient } from "@portal/sigma";
+import { z } from "zod";
+import { ZSigmaMemberSchema, ZSigmaTeamMemberSchema, ZSigmaTeamSchema, pageOf } from "@portal/sigma";
 import type { EmbedBoot, PageData } from "../src/embed/boot.ts";
 import { DIST_DIR } from "../src/frontend.ts";
 import { acceptsEncoding } from "../src/server.ts";
 import {
-  API_CLIENT,
   CLIENT_A,
   CLIENT_B,
   EMBED_CLIENT,
@@ -18,14 +18,22 @@ import {
   clientUser,
   employeeUser,
   mint,
+  restCaller,
   startTestServer,
   type TestServer,
 } from "./helpers.ts";
 
 let t: TestServer;
+let call: ReturnType<typeof restCaller>;
 beforeAll(async () => {
   t = await startTestServer();
+  call = restCaller(() => t.server);
 });
+
+async function memberByEmail(email: string) {
+  const res = await call("GET", `/v2/members?email=${encodeURIComponent(email)}&includeArchived=true`);
+  return z.array(ZSigmaMemberSchema).parse(res.body)[0];
+}
 afterAll(async () => {
   await t?.stop();
 });
@@ -145,11 +153,6 @@ describe("embed URL verification", () => {
   });
 
   it("creates the embed user from the claims and replaces their teams on every embed", async () => {
-    const api = new SigmaRestClient({
-      apiBaseUrl: t.server.url,
-      clientId: API_CLIENT.clientId,
-      clientSecret: API_CLIENT.secret,
-    });
     const email = "new.person@example.com";
     const user = {
       ...clientUser(CLIENT_A!, [PORTFOLIO!.teamName, INCOME!.teamName]),
@@ -158,7 +161,7 @@ describe("embed URL verification", () => {
       lastName: "Person",
     };
     expect((await open((await mint(t.server, PORTFOLIO!.workbookName, user)).url)).res.status).toBe(200);
-    const member = await api.findMemberByEmail(email);
+    const member = await memberByEmail(email);
     expect(member).toMatchObject({
       firstName: "New",
       lastName: "Person",
@@ -166,11 +169,13 @@ describe("embed URL verification", () => {
       userKind: "embed",
     });
     const teamsOf = async () => {
-      const teams = await api.listTeams();
+      const teams = z.array(ZSigmaTeamSchema).parse((await call("GET", "/v2/teams")).body);
       const out: string[] = [];
       for (const team of teams) {
-        if ((await api.listTeamMembers(team.teamId)).some((m) => m.memberId === member!.memberId))
-          out.push(team.name);
+        const members = pageOf(ZSigmaTeamMemberSchema).parse(
+          (await call("GET", `/v2/teams/${team.teamId}/members`)).body,
+        );
+        if (members.entries.some((m) => m.userId === member!.memberId)) out.push(team.name);
       }
       return out.sort();
     };
@@ -180,16 +185,11 @@ describe("embed URL verification", () => {
     const taxOnly = { ...user, teams: [TAX!.teamName], accountType: "Analyze" };
     expect((await open((await mint(t.server, TAX!.workbookName, taxOnly)).url)).res.status).toBe(200);
     expect(await teamsOf()).toEqual([TAX!.teamName]);
-    expect((await api.getMember(member!.memberId)).memberType).toBe("Analyze");
+    expect((await memberByEmail(email))?.memberType).toBe("Analyze");
     expect((await open((await mint(t.server, PORTFOLIO!.workbookName, taxOnly)).url)).code).toBe("EACCES");
   });
 
-  it("answers EPERM for a deactivated member and ends their sessions", async () => {
-    const api = new SigmaRestClient({
-      apiBaseUrl: t.server.url,
-      clientId: API_CLIENT.clientId,
-      clientSecret: API_CLIENT.secret,
-    });
+  it("answers ENOENT for a deactivated (archived) member, whose open sessions end", async () => {
     const user = { ...clientUser(CLIENT_B!), email: "leaving@example.com" };
     const page = await open((await mint(t.server, PORTFOLIO!.workbookName, user)).url);
     const sessionToken = (
@@ -202,14 +202,22 @@ describe("embed URL verification", () => {
         body: JSON.stringify({ variables: {} }),
       });
     expect((await query()).status).toBe(200);
-    const member = await api.findMemberByEmail(user.email);
-    await api.deleteMember(member!.memberId);
-    expect((await query()).status).toBe(401);
+    const member = await memberByEmail(user.email);
+    expect((await call("DELETE", `/v2/members/${member!.memberId}`)).status).toBe(200);
+    // The page's session has ended: its next data request is answered with Sigma's code-less message.
+    const ended = await query();
+    expect(ended.status).toBe(401);
+    expect(await ended.json()).toEqual({ message: "Session expired. Reload the page." });
     const denied = await open((await mint(t.server, PORTFOLIO!.workbookName, user)).url);
-    expect(denied.code).toBe("EPERM");
+    expect(denied.code).toBe("ENOENT");
+    expect(denied.res.status).toBe(404);
+    expect(denied.html).toContain('"type":"workbook:error","code":"ENOENT"');
+    // Brought back (PATCH isArchived false), the same person opens the workbook again.
+    expect((await call("PATCH", `/v2/members/${member!.memberId}`, { isArchived: false })).status).toBe(200);
+    expect((await open((await mint(t.server, PORTFOLIO!.workbookName, user)).url)).res.status).toBe(200);
   });
 
-  it("refuses the data endpoint without a valid session", async () => {
+  it("answers the data endpoint without a live session with the code-less session-expired message", async () => {
     const res = await fetch(`${t.server.embedBaseUrl}/api/embed/query`, {
       method: "POST",
       headers: {
@@ -219,7 +227,7 @@ describe("embed URL verification", () => {
       body: "{}",
     });
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ code: "EINVAL" });
+    expect(await res.json()).toEqual({ message: "Session expired. Reload the page." });
   });
 });
 

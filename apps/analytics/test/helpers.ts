@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { DEMO_CLIENTS, DEMO_EMPLOYEE, DEMO_WORKBOOKS } from "@portal/contracts/demo";
 import { mintEmbedUrl, type TEmbedUserClaims, type TMintEmbedUrlOptions } from "@portal/sigma";
@@ -52,7 +53,11 @@ export interface TestServer {
   restart: () => Promise<AnalyticsServer>;
 }
 
-/** Starts the analytics server on a free port over a tiny demo data set. */
+/** Workbooks only the tests serve (`control-values.yaml`: values with commas, spaces and accents). */
+export const FIXTURE_WORKBOOKS_DIR = fileURLToPath(new URL("./fixtures/workbooks", import.meta.url));
+export const CONTROL_VALUES_WORKBOOK = "Control-Values-CtrlValuesFixture0000001";
+
+/** Starts the analytics server on a free port over a tiny demo data set, with the fixture workbooks. */
 export async function startTestServer(
   options: { allowedParentOrigins?: string[] } = {},
 ): Promise<TestServer> {
@@ -63,6 +68,7 @@ export async function startTestServer(
       database: db,
       logger: false,
       buildFrontEnd: false,
+      workbookDirs: [FIXTURE_WORKBOOKS_DIR],
       env: { DATA_DIR: dataDir, ANALYTICS_PORT: "0", ANALYTICS_LOG_LEVEL: "silent" },
       config: {
         port: 0,
@@ -138,4 +144,49 @@ export function mint(
     user,
     ...extra,
   });
+}
+
+export interface RestAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** Sigma's token request: form-encoded `grant_type`, the API client by HTTP Basic authentication. */
+export function requestToken(
+  server: AnalyticsServer,
+  form: Record<string, string> = { grant_type: "client_credentials" },
+  client: { clientId: string; secret: string } = API_CLIENT,
+): Promise<Response> {
+  return fetch(`${server.url}/v2/auth/token`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.secret}`).toString("base64")}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+}
+
+/**
+ * Calls the server's REST API as a client of Sigma's would, on the wire (no client library): a bearer token
+ * from `POST /v2/auth/token`, JSON bodies, the status and parsed body of each answer.
+ */
+export function restCaller(server: () => AnalyticsServer) {
+  let token: string | undefined;
+  return async (method: string, path: string, body?: unknown): Promise<RestAnswer> => {
+    if (!token) {
+      const res = await requestToken(server());
+      token = ((await res.json()) as { access_token: string }).access_token;
+    }
+    const res = await fetch(`${server().url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+  };
 }

@@ -18,30 +18,49 @@ export interface Member {
   is_inactive: boolean;
 }
 
-/** Team ids for these names, creating the missing teams (empty-handed: they grant nothing until shared). */
-export async function ensureTeamsByName(q: Queryable, names: readonly string[]): Promise<string[]> {
-  if (names.length === 0) return [];
-  const res = await q.query<{ team_id: string }>(
-    `with names as (select distinct on (lower(n)) n from unnest($1::text[]) as n),
-          created as (
-            insert into analytics.teams (team_id, name)
-            select gen_random_uuid()::text, n from names
-            on conflict ((lower(name))) do nothing
-            returning team_id)
-     select team_id from created
-     union
-     select t.team_id from analytics.teams t join names on lower(t.name) = lower(names.n)`,
-    [[...names]],
+/** The claims that describe an embed user, which Sigma refuses in an internal user's token. */
+export const USER_CLAIMS = ["account_type", "teams", "user_attributes", "first_name", "last_name"] as const;
+
+export function hasUserClaims(claims: TEmbedClaims): boolean {
+  return USER_CLAIMS.some((c) => claims[c] !== undefined);
+}
+
+export async function findMemberByEmail(q: Queryable, email: string): Promise<Member | undefined> {
+  const res = await q.query<Member>("select * from analytics.members where lower(email) = lower($1)", [
+    email,
+  ]);
+  return res.rows[0];
+}
+
+/**
+ * The ids of the teams a `teams` claim names (case-insensitive), or the names no live team has: Sigma
+ * needs the teams to exist ("You must create a team and include a `teams` claim"), it never creates them.
+ */
+export async function teamsByName(
+  q: Queryable,
+  names: readonly string[],
+): Promise<{ teamIds: string[]; missing: string[] }> {
+  if (names.length === 0) return { teamIds: [], missing: [] };
+  const res = await q.query<{ team_id: string; name: string }>(
+    "select team_id, name from analytics.teams where lower(name) = any($1::text[]) and not is_archived",
+    [names.map((n) => n.toLowerCase())],
   );
-  return res.rows.map((r) => r.team_id);
+  const found = new Set(res.rows.map((r) => r.name.toLowerCase()));
+  return {
+    teamIds: res.rows.map((r) => r.team_id),
+    missing: [...new Set(names.filter((n) => !found.has(n.toLowerCase())))],
+  };
 }
 
 /**
  * Creates the embed user on the first visit, or updates them: the claims belong to the user, so names,
  * account type and attributes are taken from the token, and `teams` replaces the user's memberships.
- * Returns "deactivated" (and changes nothing) for an archived or deactivated member.
  */
-export async function upsertEmbedMember(q: Queryable, claims: TEmbedClaims): Promise<Member | "deactivated"> {
+export async function upsertEmbedMember(
+  q: Queryable,
+  claims: TEmbedClaims,
+  teamIds: readonly string[] | undefined,
+): Promise<Member> {
   const res = await q.query<Member>(
     `insert into analytics.members (member_id, email, first_name, last_name, member_type, user_kind, user_attributes)
      values ($1, $2, coalesce($3, ''), coalesce($4, ''), $5, 'embed', coalesce($6::jsonb, '{}'::jsonb))
@@ -50,8 +69,8 @@ export async function upsertEmbedMember(q: Queryable, claims: TEmbedClaims): Pro
        last_name = coalesce($4, analytics.members.last_name),
        member_type = $5,
        user_attributes = coalesce($6::jsonb, analytics.members.user_attributes),
+       updated_by = null,
        updated_at = now()
-     where not analytics.members.is_archived and not analytics.members.is_inactive
      returning *`,
     [
       randomUUID(),
@@ -62,17 +81,15 @@ export async function upsertEmbedMember(q: Queryable, claims: TEmbedClaims): Pro
       claims.user_attributes ? JSON.stringify(claims.user_attributes) : null,
     ],
   );
-  const member = res.rows[0];
-  if (!member) return "deactivated";
-  if (claims.teams) {
-    const teamIds = await ensureTeamsByName(q, claims.teams);
+  const member = res.rows[0] as Member;
+  if (teamIds) {
     await q.query(
       `with removed as (
          delete from analytics.team_members where member_id = $1 and not (team_id = any ($2::text[])))
        insert into analytics.team_members (team_id, member_id)
        select unnest($2::text[]), $1
        on conflict do nothing`,
-      [member.member_id, teamIds],
+      [member.member_id, [...teamIds]],
     );
   }
   return member;
@@ -96,13 +113,16 @@ export async function findWorkbookByUrlId(
   return res.rows[0];
 }
 
-/** A workbook opens only if one of the member's teams has access to it. */
+/** A workbook opens if it is shared with the member, or with one of their (live) teams, at any permission. */
 export async function memberCanOpen(db: Queryable, memberId: string, workbookId: string): Promise<boolean> {
   const res = await db.query(
     `select 1 from analytics.workbook_grants g
-       join analytics.team_members tm on tm.team_id = g.team_id
-       join analytics.teams t on t.team_id = g.team_id and not t.is_archived
-     where g.workbook_id = $1 and tm.member_id = $2 limit 1`,
+      where g.workbook_id = $1
+        and (g.member_id = $2
+          or exists (select 1 from analytics.team_members tm
+                       join analytics.teams t on t.team_id = tm.team_id and not t.is_archived
+                      where tm.team_id = g.team_id and tm.member_id = $2))
+      limit 1`,
     [workbookId, memberId],
   );
   return res.rows.length > 0;
@@ -124,26 +144,37 @@ export async function createEmbedSession(
   return token;
 }
 
+/** Ends a member's open embed sessions (deactivated): their pages' next data request finds no session. */
+export async function endEmbedSessions(db: Queryable, memberId: string): Promise<void> {
+  await db.query("delete from analytics.embed_sessions where member_id = $1", [memberId]);
+}
+
 export interface SessionContext {
   member: Member;
   workbookId: string;
   urlId: string;
 }
 
-/** Resolves a session token; undefined when unknown, expired, deactivated or no longer shared. */
-export async function resolveEmbedSession(db: Database, token: string): Promise<SessionContext | undefined> {
-  const res = await db.query<Member & { workbook_id: string; url_id: string }>(
-    `select m.*, s.workbook_id, w.url_id
+/**
+ * Resolves a session token: "ended" when unknown, expired or ended (the page shows Sigma's "Session
+ * expired"), "gone" when the workbook was archived, "denied" when it is no longer shared with the member.
+ */
+export async function resolveEmbedSession(
+  db: Database,
+  token: string,
+): Promise<SessionContext | "ended" | "gone" | "denied"> {
+  const res = await db.query<Member & { workbook_id: string; url_id: string; workbook_archived: boolean }>(
+    `select m.*, s.workbook_id, w.url_id, w.is_archived as workbook_archived
        from analytics.embed_sessions s
        join analytics.members m on m.member_id = s.member_id
        join analytics.workbooks w on w.workbook_id = s.workbook_id
-      where s.token_hash = $1 and s.expires_at > now() and not m.is_archived and not m.is_inactive
-        and not w.is_archived`,
+      where s.token_hash = $1 and s.expires_at > now() and not m.is_archived and not m.is_inactive`,
     [hashToken(token)],
   );
   const row = res.rows[0];
-  if (!row) return undefined;
-  if (!(await memberCanOpen(db, row.member_id, row.workbook_id))) return undefined;
-  const { workbook_id, url_id, ...member } = row;
+  if (!row) return "ended";
+  if (row.workbook_archived) return "gone";
+  if (!(await memberCanOpen(db, row.member_id, row.workbook_id))) return "denied";
+  const { workbook_id, url_id, workbook_archived: _archived, ...member } = row;
   return { member, workbookId: workbook_id, urlId: url_id };
 }

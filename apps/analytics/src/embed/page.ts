@@ -3,7 +3,7 @@ import type { FrontEndAssets } from "../frontend.ts";
 import { isChart } from "../charts/option.ts";
 import type { TWorkbook } from "../workbooks/schema.ts";
 import { EMBED_BOOT_ELEMENT_ID, type EmbedBoot } from "./boot.ts";
-import type { EmbedErrorCode } from "./verify.ts";
+import type { TSigmaErrorCode } from "../error-codes.ts";
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -115,23 +115,55 @@ export function renderEmbedTail(boot: EmbedBoot): string {
 </html>`;
 }
 
+const PAGE_STYLE = `
+  :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f6f7f9; color: #1f2933; }
+  html[data-theme="dark"] body { background: #111418; color: #e6e8eb; }
+  .box { max-width: 32rem; padding: 2rem; text-align: center; }
+  h1 { font-size: 1.25rem; margin: 0 0 .5rem; }
+  p { margin: 0; line-height: 1.5; }
+  code { font-size: .8rem; opacity: .7; }`;
+
+function messagePage(title: string, theme: string, nonce: string, body: string, script = ""): string {
+  return `<!doctype html>
+<html lang="en" data-theme="${escapeHtml(theme)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">${PAGE_STYLE}
+</style>
+</head>
+<body>
+${body}
+${script ? `<script nonce="${nonce}">${script}</script>\n` : ""}</body>
+</html>`;
+}
+
+const TITLES: Record<TSigmaErrorCode, string> = {
+  EINVAL: "This link can't be opened",
+  EACCES: "You don't have access to this workbook",
+  ENOENT: "Workbook not found",
+  EPERM: "Access denied",
+  EEXIST: "Already exists",
+  ESTALE: "This workbook has changed",
+  ETIMEDOUT: "This took too long",
+  NETWORK: "Unable to connect",
+  UNKNOWN: "Something went wrong",
+};
+
 /**
- * The in-frame failure: a readable message, and `workbook:error` posted to the parent when its origin is one
- * of the allowed ones (picked from ancestorOrigins or the referrer; never "*").
+ * The in-frame failure with a code: a readable message, and `workbook:error` posted to the parent when its
+ * origin is one of the allowed ones (picked from ancestorOrigins or the referrer; never "*").
  */
 export function renderErrorPage(
-  code: EmbedErrorCode,
+  code: TSigmaErrorCode,
   message: string,
   allowedOrigins: readonly string[],
   theme: string,
   nonce: string,
 ): string {
-  const titles: Record<EmbedErrorCode, string> = {
-    EINVAL: "This link can't be opened",
-    EACCES: "You don't have access to this workbook",
-    ENOENT: "Workbook not found",
-    EPERM: "Access denied",
-  };
   const script = `(() => {
   const allowed = ${scriptJson(allowedOrigins)};
   const candidates = [];
@@ -143,30 +175,20 @@ export function renderErrorPage(
     window.parent.postMessage(${scriptJson({ type: "workbook:error", code, message })}, target);
   }
 })();`;
-  return `<!doctype html>
-<html lang="en" data-theme="${escapeHtml(theme)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(titles[code])}</title>
-<style nonce="${nonce}">
-  :root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
-  body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f6f7f9; color: #1f2933; }
-  html[data-theme="dark"] body { background: #111418; color: #e6e8eb; }
-  .box { max-width: 32rem; padding: 2rem; text-align: center; }
-  h1 { font-size: 1.25rem; margin: 0 0 .5rem; }
-  p { margin: 0; line-height: 1.5; }
-  code { font-size: .8rem; opacity: .7; }
-</style>
-</head>
-<body>
-<main class="box" role="alert">
-<h1>${escapeHtml(titles[code])}</h1>
+  const body = `<main class="box" role="alert">
+<h1>${escapeHtml(TITLES[code])}</h1>
 <p>${escapeHtml(message)}</p>
 <p><code>${code}</code></p>
-</main>
-<script nonce="${nonce}">${script}</script>
-</body>
-</html>`;
+</main>`;
+  return messagePage(TITLES[code], theme, nonce, body, script);
+}
+
+/** The in-frame failure Sigma documents without a code: the message alone, and no event. */
+export function renderNoticePage(message: string, theme: string, nonce: string): string {
+  return messagePage(
+    message,
+    theme,
+    nonce,
+    `<main class="box" role="alert">\n<p>${escapeHtml(message)}</p>\n</main>`,
+  );
 }

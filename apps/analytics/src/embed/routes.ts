@@ -3,7 +3,6 @@ import type { OutgoingHttpHeaders } from "node:http";
 import { constants as zlibConstants, createBrotliCompress, createGzip } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { parseWorkbookName } from "@portal/sigma";
 import { renderCharts } from "../charts/render.ts";
 import { CHART_THEMES } from "../charts/themes.ts";
 import type { AnalyticsConfig } from "../config.ts";
@@ -15,16 +14,13 @@ import { PageResults } from "../workbooks/results.ts";
 import { publicWorkbook, type TWorkbook } from "../workbooks/schema.ts";
 import type { EmbedBoot, PageData } from "./boot.ts";
 import { LAYOUT_GRACE_MS, LayoutReports, ZChartSizesSchema, within } from "./layout.ts";
-import {
-  createEmbedSession,
-  findWorkbookByUrlId,
-  memberCanOpen,
-  resolveEmbedSession,
-  upsertEmbedMember,
-} from "./members.ts";
-import { embedCsp, renderEmbedHead, renderEmbedTail, renderErrorPage } from "./page.ts";
-import { EmbedError, consumeJti, pruneUsedJtis, verifyEmbedToken } from "./verify.ts";
-import { ensurePortalClients } from "../demo/portal-clients.ts";
+import { resolveEmbedSession, type Member } from "./members.ts";
+import { openEmbed } from "./open.ts";
+import { embedCsp, renderEmbedHead, renderEmbedTail, renderErrorPage, renderNoticePage } from "./page.ts";
+import { readEmbedQuery } from "./url.ts";
+import { EmbedError, EmbedNotice, pruneUsedJtis, verifyEmbedToken } from "./verify.ts";
+import { ensurePortalClients, type PortalClient } from "../demo/portal-clients.ts";
+import type { TSigmaErrorCode } from "../error-codes.ts";
 
 interface EmbedDeps {
   config: AnalyticsConfig;
@@ -32,9 +28,35 @@ interface EmbedDeps {
   workbooks: Map<string, TWorkbook>;
 }
 
-function themeOf(raw: unknown): EmbedBoot["theme"] {
-  const t = typeof raw === "string" ? raw.toLowerCase() : "";
-  return t === "dark" ? "dark" : t === "surface" ? "surface" : "light";
+/**
+ * `:theme` names a workbook theme, case-sensitively: Sigma's `Light`, `Dark` and `Surface`. Any other name
+ * would be one of the organisation's custom themes, which this server has none of: the default look.
+ */
+export function themeOf(raw: string | undefined): EmbedBoot["theme"] {
+  return raw === "Dark" ? "dark" : raw === "Surface" ? "surface" : "light";
+}
+
+/** Sigma's code-less message once the JWT's `exp` has passed while the page is open. */
+export const SESSION_EXPIRED_MESSAGE = "Session expired. Reload the page.";
+
+/** The portal's clients an embed opens for: its own client (named by the member) and those it may see. */
+function portalClientsOf(member: Member): PortalClient[] {
+  const own = member.user_attributes.client_id?.trim();
+  return [
+    ...(own && !own.includes(",")
+      ? [
+          {
+            clientId: own,
+            firstName: member.first_name || undefined,
+            lastName: member.last_name || undefined,
+            email: member.email,
+          },
+        ]
+      : []),
+    ...clientIdsFromAttributes(member.user_attributes)
+      .filter((id) => id !== own)
+      .map((clientId) => ({ clientId })),
+  ];
 }
 
 /**
@@ -119,103 +141,118 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
     { ttlMs: config.resultCacheSeconds * 1000 },
   );
 
+  /** A refusal: Sigma's coded page (and `workbook:error`), or its code-less message (and no event). */
+  const refuse = (
+    reply: FastifyReply,
+    request: FastifyRequest,
+    error: EmbedError | EmbedNotice,
+    theme: string,
+  ) => {
+    const nonce = randomBytes(16).toString("base64");
+    securityHeaders(reply, config, nonce);
+    if (error instanceof EmbedNotice) {
+      request.log.info({ detail: error.detail }, "embed refused");
+      return reply.code(403).send(renderNoticePage(error.message, theme, nonce));
+    }
+    request.log.info({ code: error.code, detail: error.detail }, "embed refused");
+    const status: Partial<Record<TSigmaErrorCode, number>> = { EINVAL: 401, EACCES: 403, ENOENT: 404 };
+    return reply
+      .code(status[error.code] ?? 403)
+      .send(renderErrorPage(error.code, error.message, config.allowedParentOrigins, theme, nonce));
+  };
+
+  /** Streams the page: its head at once, the boot data (with the first page's rows and charts) when ready. */
+  const streamPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    wb: TWorkbook,
+    boot: EmbedBoot,
+    member: Member,
+    accent: string | undefined,
+  ) => {
+    const { sessionToken } = boot;
+    // The page reports its chart sizes from the skeleton while the queries run (page.ts's layout script).
+    const sizes = runsPageScripts(request) ? layouts.expect(sessionToken) : undefined;
+    const head = renderEmbedHead(wb, boot, await readFrontEndAssets(), layoutUrl, accent);
+    // Written straight to the socket (not through a stream Fastify pipes later), so the browser has the
+    // head, and starts on the script, before the queries below occupy this thread (PGlite runs in-process).
+    const out = pageStream(request, reply);
+    out.write(head);
+    const page = wb.pages.find((p) => p.id === boot.pageId) as TWorkbook["pages"][number];
+    setImmediate(() => {
+      results
+        .get({
+          clientIds: clientIdsFromAttributes(member.user_attributes),
+          workbook: wb,
+          pageId: boot.pageId,
+          variables: boot.initialVariables,
+        })
+        .then(
+          async (data) => {
+            // Charts the page has not measured in time are drawn when it asks for them.
+            const measured = sizes ? await within(sizes, LAYOUT_GRACE_MS) : undefined;
+            const initial: PageData = {
+              ...data,
+              charts: measured ? renderCharts(page.elements, data, boot.theme, measured) : {},
+            };
+            boot.initialData = initial;
+          },
+          (error: unknown) => {
+            // The page fetches its data itself when this fails.
+            request.log.error({ err: error }, "initial data failed");
+          },
+        )
+        // Nor may the charts keep the page from ending: the page asks for them itself then.
+        .catch((error: unknown) => request.log.error({ err: error }, "initial charts failed"))
+        .finally(() => {
+          layouts.forget(sessionToken);
+          out.end(renderEmbedTail(boot));
+        });
+    });
+    return reply;
+  };
+
   const handler = async (
     request: FastifyRequest<{ Params: { org: string; workbookName: string; pageId?: string } }>,
     reply: FastifyReply,
   ) => {
-    const query = request.query as Record<string, unknown>;
-    const theme = themeOf(query[":theme"]);
-    const fail = (error: EmbedError) => {
-      request.log.info({ code: error.code, detail: error.detail }, "embed refused");
-      const nonce = randomBytes(16).toString("base64");
-      securityHeaders(reply, config, nonce);
-      const status = { EINVAL: 401, EACCES: 403, ENOENT: 404, EPERM: 403 }[error.code];
-      return reply
-        .code(status)
-        .send(renderErrorPage(error.code, error.message, config.allowedParentOrigins, theme, nonce));
-    };
+    // From the raw URL: control values keep their encoding (`,` between values, `%2C` inside one).
+    const query = readEmbedQuery(request.url);
+    const theme = themeOf(query.ui.get(":theme"));
     try {
-      const token = typeof query[":jwt"] === "string" ? (query[":jwt"] as string) : undefined;
-      const { claims, kid } = await verifyEmbedToken(token, config.embedClients);
-      // The portal is the system of record for people: a client's own token names them; every client id
-      // the token grants has its own portfolio (demo/portal-clients.ts).
-      const own = claims.user_attributes?.client_id?.trim();
-      await ensurePortalClients(db, [
-        ...(own && !own.includes(",")
-          ? [{ clientId: own, firstName: claims.first_name, lastName: claims.last_name, email: claims.sub }]
-          : []),
-        ...clientIdsFromAttributes(claims.user_attributes)
-          .filter((id) => id !== own)
-          .map((clientId) => ({ clientId })),
-      ]);
-      const parsed = parseWorkbookName(request.params.workbookName);
-      const definition = parsed ? workbooks.get(parsed.urlId) : undefined;
-      // One transaction, one commit: consume the jti, create or update the user, decide, open a session.
-      // The jti and the user stay recorded even when access is refused, as with Sigma.
-      const outcome = await db.transaction(async (tx) => {
-        if (!(await consumeJti(tx, kid, claims))) return { refused: "reused" as const };
-        const member = await upsertEmbedMember(tx, claims);
-        if (member === "deactivated") return { refused: "deactivated" as const };
-        const catalogued = parsed ? await findWorkbookByUrlId(tx, parsed.urlId) : undefined;
-        if (request.params.org !== config.orgSlug || !catalogued || catalogued.is_archived || !definition) {
-          return { refused: "unknown" as const };
-        }
-        if (!(await memberCanOpen(tx, member.member_id, catalogued.workbook_id))) {
-          return { refused: "not shared" as const };
-        }
-        const pageId = request.params.pageId;
-        if (pageId && !definition.pages.some((p) => p.id === pageId))
-          return { refused: "unknown page" as const };
-        const sessionToken = await createEmbedSession(
-          tx,
-          member.member_id,
-          catalogued.workbook_id,
-          claims.exp,
+      if (query.invalid.length > 0) {
+        throw new EmbedError(
+          "EINVAL",
+          "This embed link has a parameter that does not exist.",
+          `unknown parameters ${query.invalid.join(" ")}`,
         );
-        return { member, catalogued, definition, sessionToken };
-      });
-      if ("refused" in outcome) {
-        switch (outcome.refused) {
-          case "reused":
-            throw new EmbedError(
-              "EINVAL",
-              "This embed link has already been used. Please reload the page to get a new one.",
-              "jti reused",
-            );
-          case "deactivated":
-            throw new EmbedError(
-              "EPERM",
-              "Your analytics access has been deactivated.",
-              "member deactivated",
-            );
-          case "unknown":
-            throw new EmbedError(
-              "ENOENT",
-              "This workbook does not exist or has been removed.",
-              "unknown workbook",
-            );
-          case "unknown page":
-            throw new EmbedError("ENOENT", "This page of the workbook does not exist.", "unknown page");
-          default:
-            throw new EmbedError("EACCES", "This workbook has not been shared with you.", "no team grant");
-        }
       }
-      const { member, catalogued, sessionToken, definition: wb } = outcome;
-      const pageId = request.params.pageId;
+      const { claims, kid } = await verifyEmbedToken(query.ui.get(":jwt"), config.embedClients);
+      const { pageId } = request.params;
+      const {
+        member,
+        catalogued,
+        definition: wb,
+        sessionToken,
+      } = await openEmbed(deps, {
+        claims,
+        kid,
+        org: request.params.org,
+        workbookName: request.params.workbookName,
+        pageId,
+      });
+      // The portal is the system of record for people: a client's own member names them; every client id
+      // the member may see has its own portfolio (demo/portal-clients.ts).
+      await ensurePortalClients(db, portalClientsOf(member));
       if (Date.now() - lastPrune > 3_600_000) {
         lastPrune = Date.now();
         await pruneUsedJtis(db);
       }
-      const initialVariables: Record<string, string> = {};
-      const uiParams: string[] = [];
-      for (const [key, value] of Object.entries(query)) {
-        if (typeof value !== "string") continue;
-        if (key.startsWith(":")) {
-          if (key !== ":jwt") uiParams.push(`${key}=${encodeURIComponent(value)}`);
-        } else if (wb.controls.some((c) => c.id === key)) {
-          initialVariables[key] = value;
-        }
-      }
+      const controlIds = new Set(wb.controls.map((c) => c.id));
+      const initialVariables = Object.fromEntries([...query.controls].filter(([id]) => controlIds.has(id)));
+      const uiParams = [...query.ui]
+        .filter(([key]) => key !== ":jwt")
+        .map(([key, value]) => `${key}=${encodeURIComponent(value)}`);
       const path = `/${config.orgSlug}/workbook/${encodeURIComponent(request.params.workbookName)}${pageId ? `/page/${encodeURIComponent(pageId)}` : ""}`;
       const boot: EmbedBoot = {
         sessionToken,
@@ -223,8 +260,8 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
         workbook: publicWorkbook(wb),
         pageId: pageId ?? (wb.pages[0] as TWorkbook["pages"][number]).id,
         theme,
-        responsiveHeight: query[":responsive_height"] === "true",
-        hideMenu: query[":hide_menu"] === "true" || query[":menu_position"] === "none",
+        responsiveHeight: query.ui.get(":responsive_height") === "true",
+        hideMenu: query.ui.get(":hide_menu") === "true" || query.ui.get(":menu_position") === "none",
         allowedOrigins: config.allowedParentOrigins,
         initialVariables,
         user: {
@@ -235,54 +272,10 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
       };
       securityHeaders(reply, config);
       request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
-      // The page reports its chart sizes from the skeleton while the queries run (page.ts's layout script).
-      const sizes = runsPageScripts(request) ? layouts.expect(sessionToken) : undefined;
-      // Stream: the head goes out now, the boot data (with the first page's rows and charts) when it is ready.
-      const head = renderEmbedHead(
-        wb,
-        boot,
-        await readFrontEndAssets(),
-        layoutUrl,
-        accentOf(query[":accent_color"]),
-      );
-      // Written straight to the socket (not through a stream Fastify pipes later), so the browser has the
-      // head, and starts on the script, before the queries below occupy this thread (PGlite runs in-process).
-      const out = pageStream(request, reply);
-      out.write(head);
-      const page = wb.pages.find((p) => p.id === boot.pageId) as TWorkbook["pages"][number];
-      setImmediate(() => {
-        results
-          .get({
-            clientIds: clientIdsFromAttributes(member.user_attributes),
-            workbook: wb,
-            pageId: boot.pageId,
-            variables: initialVariables,
-          })
-          .then(
-            async (data) => {
-              // Charts the page has not measured in time are drawn when it asks for them.
-              const measured = sizes ? await within(sizes, LAYOUT_GRACE_MS) : undefined;
-              const initial: PageData = {
-                ...data,
-                charts: measured ? renderCharts(page.elements, data, boot.theme, measured) : {},
-              };
-              boot.initialData = initial;
-            },
-            (error: unknown) => {
-              // The page fetches its data itself when this fails.
-              request.log.error({ err: error }, "initial data failed");
-            },
-          )
-          // Nor may the charts keep the page from ending: the page asks for them itself then.
-          .catch((error: unknown) => request.log.error({ err: error }, "initial charts failed"))
-          .finally(() => {
-            layouts.forget(sessionToken);
-            out.end(renderEmbedTail(boot));
-          });
-      });
-      return reply;
+      return await streamPage(request, reply, wb, boot, member, accentOf(query.ui.get(":accent_color")));
     } catch (error) {
-      if (error instanceof EmbedError) return fail(error);
+      if (error instanceof EmbedError || error instanceof EmbedNotice)
+        return refuse(reply, request, error, theme);
       throw error;
     }
   };
@@ -306,11 +299,17 @@ export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void
   app.post<{ Params: { org: string } }>("/:org/api/embed/query", async (request, reply) => {
     reply.header("cache-control", "no-store");
     const token = BEARER.exec(request.headers.authorization ?? "")?.[1];
-    const session = token ? await resolveEmbedSession(db, token) : undefined;
-    if (!session || request.params.org !== config.orgSlug) {
-      return reply
-        .code(401)
-        .send({ code: "EINVAL", message: "This embed session has ended. Please reload the page." });
+    const session = token ? await resolveEmbedSession(db, token) : "ended";
+    // The session is over (the JWT's exp passed, or the member was deactivated): Sigma's code-less message.
+    if (session === "ended") return reply.code(401).send({ message: SESSION_EXPIRED_MESSAGE });
+    if (session === "gone") {
+      return reply.code(404).send({ code: "ESTALE", message: "This workbook has been removed." });
+    }
+    if (session === "denied") {
+      return reply.code(403).send({ code: "EACCES", message: "This workbook is no longer shared with you." });
+    }
+    if (request.params.org !== config.orgSlug) {
+      return reply.code(404).send({ code: "ENOENT", message: "Workbook not found." });
     }
     const body = ZQueryBodySchema.safeParse(request.body ?? {});
     if (!body.success) return reply.code(400).send({ code: "EINVAL", message: "Invalid request." });

@@ -2,13 +2,12 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from "jose";
 import { ZEmbedClaimsSchema, type TEmbedClaims } from "@portal/sigma";
 import type { Database, Queryable } from "../db/database.ts";
+import type { TSigmaErrorCode } from "../error-codes.ts";
 
-/** Sigma's embed error codes, posted as `workbook:error` `{code, message}`. */
-export type EmbedErrorCode = "EINVAL" | "EACCES" | "ENOENT" | "EPERM";
-
+/** A refusal with one of Sigma's error codes: the page shows it and posts `workbook:error` `{code, message}`. */
 export class EmbedError extends Error {
   constructor(
-    readonly code: EmbedErrorCode,
+    readonly code: TSigmaErrorCode,
     message: string,
     /** Logged, never shown: why exactly the token failed. */
     readonly detail?: string,
@@ -17,6 +16,23 @@ export class EmbedError extends Error {
     this.name = "EmbedError";
   }
 }
+
+/**
+ * A refusal Sigma documents without a code ("Some error messages do not return a code, but display a
+ * message to the user"): the page shows the message and posts nothing.
+ */
+export class EmbedNotice extends Error {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+    this.name = "EmbedNotice";
+  }
+}
+
+/** The only `ver` values Sigma accepts; none means "1.0". */
+export const JWT_VERSIONS = ["1.0", "1.1"] as const;
 
 export const CLOCK_SKEW_SECONDS = 60;
 const encoder = new TextEncoder();
@@ -35,7 +51,7 @@ function sameString(a: string, b: string): boolean {
 /**
  * Verifies an embed JWT as Sigma documents: HS256 only, `kid` names a configured embed client whose secret
  * verifies the signature, `sub`/`jti`/`iat`/`exp` present, `exp - iat` at most 30 days, not expired and not
- * issued in the future (60 s of clock skew allowed). Reuse of the `jti` is checked by `consumeJti`.
+ * issued in the future (60 s of clock skew allowed), `ver` absent, "1.0" or "1.1" (with `aud`). Reuse of the `jti` is checked by `consumeJti`.
  */
 export async function verifyEmbedToken(
   token: string | undefined,
@@ -74,6 +90,9 @@ export async function verifyEmbedToken(
   const parsed = ZEmbedClaimsSchema.safeParse(payload);
   if (!parsed.success) throw invalid(`claims: ${parsed.error.issues.map((i) => i.message).join("; ")}`);
   const claims = parsed.data;
+  if (claims.ver !== undefined && !(JWT_VERSIONS as readonly string[]).includes(claims.ver)) {
+    throw invalid(`ver ${claims.ver} is not 1.0 or 1.1`);
+  }
   if (claims.iat > Math.floor(now() / 1000) + CLOCK_SKEW_SECONDS) throw invalid("iat in the future");
   return { claims, kid: client.clientId };
 }

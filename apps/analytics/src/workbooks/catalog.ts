@@ -18,12 +18,21 @@ export function slugOf(name: string): string {
     .replace(/^-|-$/g, "");
 }
 
-/** Loads and validates every `*.yaml` workbook definition; a readable error names the file and the problem. */
-export async function loadWorkbookDefinitions(dir = WORKBOOKS_DIR): Promise<Map<string, TWorkbook>> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith(".yaml")).sort();
+/**
+ * Loads and validates every `*.yaml` workbook definition of `workbooks/` and of any further directories; a
+ * readable error names the file and the problem.
+ */
+export async function loadWorkbookDefinitions(
+  dirs: readonly string[] = [WORKBOOKS_DIR],
+): Promise<Map<string, TWorkbook>> {
+  const files: string[] = [];
+  for (const dir of dirs) {
+    const names = (await readdir(dir)).filter((f) => f.endsWith(".yaml")).sort();
+    files.push(...names.map((f) => path.join(dir, f)));
+  }
   const byUrlId = new Map<string, TWorkbook>();
   for (const file of files) {
-    const parsed = ZWorkbookSchema.safeParse(parseYaml(await readFile(path.join(dir, file), "utf8")));
+    const parsed = ZWorkbookSchema.safeParse(parseYaml(await readFile(file, "utf8")));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`).join("\n");
       throw new Error(`workbook ${file} is invalid:\n${issues}`);
@@ -56,15 +65,19 @@ export async function ensureTeam(
 
 /**
  * Puts every workbook definition in the catalogue and shares the portal's demo workbooks with their teams
- * (DEMO_WORKBOOKS: the same names and teams the portal seeds).
+ * (DEMO_WORKBOOKS: the same names and teams the portal seeds), as a firm would have done in Sigma: a `view`
+ * grant to each team, made once (a grant deleted through the REST API afterwards stays deleted only until
+ * the next start).
  */
 export async function seedCatalog(db: Database, workbooks: Map<string, TWorkbook>): Promise<void> {
   for (const wb of workbooks.values()) {
     await db.query(
-      `insert into analytics.workbooks (workbook_id, url_id, name) values ($1, $2, $3)
-       on conflict (url_id) do update set name = excluded.name, updated_at = now()
-       where analytics.workbooks.name <> excluded.name`,
-      [randomUUID(), wb.urlId, wb.name],
+      `insert into analytics.workbooks (workbook_id, url_id, name, description) values ($1, $2, $3, $4)
+       on conflict (url_id) do update set name = excluded.name, description = excluded.description,
+         updated_at = now()
+       where (analytics.workbooks.name, analytics.workbooks.description)
+         is distinct from (excluded.name, excluded.description)`,
+      [randomUUID(), wb.urlId, wb.name, wb.description ?? null],
     );
   }
   for (const demo of DEMO_WORKBOOKS) {

@@ -1,6 +1,13 @@
 import type { Database, Queryable, Row } from "../db/database.ts";
 import { withClientScope } from "../db/row-security.ts";
 import { dayOf, isoOf, addYears } from "../demo/calendar.ts";
+import {
+  decodeControlValue,
+  encodeControlList,
+  encodeControlRange,
+  singleValueOf,
+  type TControlValue,
+} from "./control-values.ts";
 import type { TControl, TQuery, TWorkbook } from "./schema.ts";
 
 export interface Option {
@@ -12,7 +19,13 @@ export interface ResolvedControl {
   id: string;
   type: TControl["type"];
   label: string;
+  /**
+   * The value shown: the chosen option's value, `min:<date>,max:<date>` for a date range, the encoded list
+   * for a multiple choice (its options in `values`).
+   */
   value: string;
+  /** A multiple choice's chosen options (empty: cleared, no filter). */
+  values?: string[];
   options: Option[];
   /** Hidden when there is nothing to choose (a client with one client id). */
   hidden: boolean;
@@ -21,19 +34,27 @@ export interface ResolvedControl {
 export interface ElementResult {
   rows: Row[];
   error?: string;
+  /** Why it failed, in Sigma's codes: the query ran out of time, or anything else. */
+  code?: "ETIMEDOUT" | "UNKNOWN";
 }
 
 export interface QueryResult {
   asOf: string;
   historyStart: string;
   controls: ResolvedControl[];
-  /** Canonical control values, as posted in `workbook:variables:onchange`. */
+  /** The controls' values in Sigma's URL-encoded form (control-values.ts), as the page posts them. */
   variables: Record<string, string>;
   elements: Record<string, ElementResult>;
 }
 
+/** A value an element's SQL may be bound to: text, or a multiple choice's `text[]`. */
+export type BoundValue = string | readonly string[];
+
 /** Binds `:name` parameters to positional ones; values come from `values` by the query's `params` map. */
-export function bindQuery(q: TQuery, values: Record<string, string>): { text: string; params: string[] } {
+export function bindQuery(
+  q: TQuery,
+  values: Record<string, BoundValue>,
+): { text: string; params: BoundValue[] } {
   const order: string[] = [];
   const text = q.sql.replace(/(?<![:\w]):([a-z_][a-z0-9_]*)/gi, (_m, name: string) => {
     let index = order.indexOf(name);
@@ -52,15 +73,19 @@ export function bindQuery(q: TQuery, values: Record<string, string>): { text: st
   return { text, params };
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T[\d:.]+Z?)?$/;
 
 function clampDate(iso: string, min: string, max: string): string {
   return iso < min ? min : iso > max ? max : iso;
 }
 
-/** Sigma's date-range URL form `min:YYYY-MM-DD,max:YYYY-MM-DD` (either side optional), or a preset. */
+/**
+ * A date-range control's dates from its value: a range `min:<date>,max:<date>` (a blank or `:null` side is
+ * open, a date-time counts by its date), `:null` (cleared: the whole history), or one of this server's
+ * presets (`mtd`, `qtd`, `ytd`, `1y`, `t12m`, `all`); anything else, or nothing, is the control's default.
+ */
 export function parseDateRange(
-  raw: string | undefined,
+  value: TControlValue | undefined,
   preset: string,
   asOf: string,
   historyStart: string,
@@ -86,23 +111,46 @@ export function parseDateRange(
         return undefined;
     }
   };
-  let range = presetRange((raw ?? "").trim().toLowerCase());
-  if (!range && raw) {
-    const parts = Object.fromEntries(
-      raw.split(",").map((p) => {
-        const [k, ...v] = p.split(":");
-        return [k?.trim().toLowerCase(), v.join(":").trim()];
-      }),
-    );
-    const start = ISO.test(parts.min ?? "") ? (parts.min as string) : historyStart;
-    const end = ISO.test(parts.max ?? "") ? (parts.max as string) : asOf;
-    if (ISO.test(parts.min ?? "") || ISO.test(parts.max ?? "")) range = { start, end };
+  let range: { start: string; end: string } | undefined;
+  if (value?.kind === "null") range = { start: historyStart, end: asOf };
+  else if (value?.kind === "list" && value.values.length === 1)
+    range = presetRange(value.values[0] as string);
+  else if (value?.kind === "range") {
+    const side = (s: string | null, open: string) => (s === null ? open : ISO_DATE.exec(s)?.[1]);
+    const start = side(value.min, historyStart);
+    const end = side(value.max, asOf);
+    if (start !== undefined && end !== undefined) range = { start, end };
   }
   range ??= presetRange(preset) as { start: string; end: string };
   let start = clampDate(range.start, historyStart, asOf);
   let end = clampDate(range.end, historyStart, asOf);
   if (start > end) [start, end] = [end, start];
   return { start, end };
+}
+
+/** The option chosen by a single-value control's value, else the first option (its default). */
+function chosen(options: Option[], raw: string | undefined, fallback: string): string {
+  const wanted = singleValueOf(raw);
+  return options.some((o) => o.value === wanted) ? (wanted as string) : (options[0]?.value ?? fallback);
+}
+
+/** A multiple choice's values that are options, each once, in the order given; none when cleared. */
+function chosenMany(options: Option[], raw: string | undefined): string[] {
+  const value = raw === undefined ? undefined : decodeControlValue(raw);
+  const wanted = value?.kind === "list" ? value.values : [];
+  return [...new Set(wanted)].filter((v) => options.some((o) => o.value === v));
+}
+
+function resolved(c: TControl, value: string, options: Option[]): ResolvedControl {
+  return {
+    id: c.id,
+    type: c.type,
+    label: c.label,
+    value,
+    options,
+    // A client with one client has nothing to choose.
+    hidden: c.type === "client-select" && options.length <= 1,
+  };
 }
 
 /**
@@ -130,7 +178,7 @@ export async function runWorkbookPage(
     const m = Object.fromEntries(meta.rows.map((r) => [r.key, r.value]));
     const asOf = m.as_of as string;
     const historyStart = m.history_start as string;
-    const values: Record<string, string> = { asOf, historyStart };
+    const values: Record<string, BoundValue> = { asOf, historyStart };
     const controls: ResolvedControl[] = [];
     const canonical: Record<string, string> = {};
 
@@ -146,26 +194,36 @@ export async function runWorkbookPage(
         options = res.rows;
         if (c.includeAll && options.length > 1)
           options = [{ value: "all", label: "All clients" }, ...options];
-        value = options.some((o) => o.value === raw) ? (raw as string) : (options[0]?.value ?? "none");
+        value = chosen(options, raw, "none");
       } else if (c.type === "list-select") {
         const bound = bindQuery(c.options, values);
         const res = await q.query<Option>(bound.text, bound.params);
         options = res.rows.map((r) => ({ value: String(r.value), label: String(r.label) }));
+        if (c.multiple) {
+          const picks = chosenMany(options, raw);
+          values[c.id] = picks;
+          canonical[c.id] = picks.length ? encodeControlList(picks) : ":null";
+          controls.push({ ...resolved(c, canonical[c.id] as string, options), values: picks });
+          continue;
+        }
         if (c.includeAll) options = [{ value: "all", label: c.allLabel }, ...options];
-        value = options.some((o) => o.value === raw) ? (raw as string) : (options[0]?.value ?? "none");
+        value = chosen(options, raw, "none");
       } else if (c.type === "year-select") {
         const res = await q.query<{ y: number }>(
           "select distinct extract(year from d)::int as y from demo.trading_days order by y desc",
         );
         options = res.rows.map((r) => ({ value: String(r.y), label: String(r.y) }));
-        value = options.some((o) => o.value === raw)
-          ? (raw as string)
-          : (options[0]?.value ?? asOf.slice(0, 4));
+        value = chosen(options, raw, asOf.slice(0, 4));
         values[`${c.id}.start`] = `${value}-01-01`;
         values[`${c.id}.end`] = `${value}-12-31` < asOf ? `${value}-12-31` : asOf;
       } else {
-        const range = parseDateRange(raw, c.default, asOf, historyStart);
-        value = `min:${range.start},max:${range.end}`;
+        const range = parseDateRange(
+          raw === undefined ? undefined : decodeControlValue(raw),
+          c.default,
+          asOf,
+          historyStart,
+        );
+        value = encodeControlRange(range.start, range.end);
         // Elements read values on trading days: the end is the last trading day on or before it, the base
         // (the day returns are measured from) the last trading day before the start.
         const days = await q.query<{ base: string | null; end: string | null }>(
@@ -178,15 +236,8 @@ export async function runWorkbookPage(
         values[`${c.id}.base`] = days.rows[0]?.base ?? range.start;
       }
       values[c.id] = value;
-      canonical[c.id] = value;
-      controls.push({
-        id: c.id,
-        type: c.type,
-        label: c.label,
-        value,
-        options,
-        hidden: c.type === "client-select" && options.length <= 1,
-      });
+      canonical[c.id] = c.type === "date-range" ? value : encodeControlList([value]);
+      controls.push(resolved(c, value, options));
     }
 
     const elements: Record<string, ElementResult> = {};
@@ -206,7 +257,11 @@ export async function runWorkbookPage(
       } catch (error) {
         await q.exec("rollback to savepoint element");
         log(error, e.id);
-        elements[e.id] = { rows: [], error: "This element could not be loaded." };
+        // 57014: the statement timeout cancelled the query.
+        elements[e.id] =
+          (error as { code?: string }).code === "57014"
+            ? { rows: [], error: "This element took too long to load.", code: "ETIMEDOUT" }
+            : { rows: [], error: "This element could not be loaded.", code: "UNKNOWN" };
       }
     }
     return { asOf, historyStart, controls, variables: canonical, elements };

@@ -73,6 +73,11 @@ export const ZControlSchema = z.discriminatedUnion("type", [
     id,
     type: z.literal("list-select"),
     label: z.string(),
+    /**
+     * Several values at once: bound as a `text[]` (write `:name::text[]`), empty when nothing is chosen
+     * (the control cleared: no filter). `includeAll` does not apply.
+     */
+    multiple: z.boolean().default(false),
     includeAll: z.boolean().default(true),
     allLabel: z.string().default("All"),
     /** Returns `value` and `label` columns; may use earlier controls. */
@@ -200,11 +205,7 @@ export function publicWorkbook(wb: TWorkbook) {
     name: wb.name,
     urlId: wb.urlId,
     description: wb.description,
-    controls: wb.controls.map((c) =>
-      c.type === "list-select"
-        ? { id: c.id, type: c.type, label: c.label }
-        : { id: c.id, type: c.type, label: c.label },
-    ),
+    controls: wb.controls.map((c) => ({ id: c.id, type: c.type, label: c.label })),
     pages: wb.pages.map((p) => ({
       id: p.id,
       title: p.title,
