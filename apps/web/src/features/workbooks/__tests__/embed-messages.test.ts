@@ -8,7 +8,14 @@ import type {
   WorkbookVariableOnChangeEvent,
 } from "@sigmacomputing/embed-sdk";
 
-import { MAX_PAGE_HEIGHT, embedFrame, readEmbedMessage, selectNodeMessage } from "../utils/embed-messages";
+import {
+  MAX_PAGE_HEIGHT,
+  controlValueParam,
+  embedFrame,
+  readEmbedMessage,
+  selectNodeMessage,
+  variablesUpdateMessage,
+} from "../utils/embed-messages";
 
 const ORIGIN = "http://127.0.0.1:3100";
 const frameWindow = { name: "the workbook frame" } as unknown as MessageEventSource;
@@ -117,6 +124,15 @@ describe("readEmbedMessage", () => {
     }
   });
 
+  it("sets changed control values in the shape of the SDK's workbookVariablesUpdate", () => {
+    expect(variablesUpdateMessage({ Period: "min:2024-01-01,max:2024-06-30" })).toEqual({
+      type: "workbook:variables:update",
+      variables: { Period: "min:2024-01-01,max:2024-06-30" },
+    });
+    expect(variablesUpdateMessage({})).toBe(null);
+    expect(variablesUpdateMessage(null)).toBe(null);
+  });
+
   it("asks a new frame for the selection in the shape of the SDK's workbookSelectedNodeIdUpdate", () => {
     expect(selectNodeMessage({ selectedNodeId: "p2", nodeType: "page" })).toEqual({
       type: "workbook:selectednodeid:update",
@@ -152,15 +168,90 @@ describe("embedFrame", () => {
     expect(embedFrame(minted)).toEqual({ src: `${minted}&:responsive_height=true`, origin: ORIGIN });
   });
 
-  it("carries chosen control values, without overriding what the URL already has", () => {
+  it("carries chosen control values as Sigma reported them, without overriding what the URL already has", () => {
     const frame = embedFrame(`${minted}&Account=all`, {
       Period: "min:2025-01-01,max:2025-06-30",
       Account: "x",
     });
     expect(frame?.src).toBe(
-      `${minted}&Account=all&:responsive_height=true&Period=min%3A2025-01-01%2Cmax%3A2025-06-30`,
+      `${minted}&Account=all&:responsive_height=true&Period=min:2025-01-01,max:2025-06-30`,
     );
     expect(embedFrame(minted, { ":jwt": "forged" })?.src).toBe(`${minted}&:responsive_height=true`);
+  });
+
+  it("puts Sigma's URL-encoded control values back exactly: separators bare, escapes kept", () => {
+    // Sigma's own examples (control values in the URL): values arrive encoded and go back as they are.
+    const values = {
+      "store-region": "East,Midwest",
+      "Employee-Name": "Greg%20Humphrey,Xiaoyu%20Xu",
+      "User-Revenue": "min:1%2C000,max:3%2C000",
+      "sales-amount": "30,450,2%2C000,600",
+      start_date: "2024-05-01",
+      start_time: "2024-05-01T08:00Z",
+      "Analysis-Time-Frame": "min:2024-04-01,max:prior-day-3",
+      City: "Z%C3%BCrich",
+      Advisor: ":null",
+      Notes: ":empty",
+    };
+    const src = embedFrame(minted, values)!.src;
+    expect(src).toBe(
+      `${minted}&:responsive_height=true&store-region=East,Midwest&Employee-Name=Greg%20Humphrey,Xiaoyu%20Xu` +
+        "&User-Revenue=min:1%2C000,max:3%2C000&sales-amount=30,450,2%2C000,600&start_date=2024-05-01" +
+        "&start_time=2024-05-01T08:00Z&Analysis-Time-Frame=min:2024-04-01,max:prior-day-3" +
+        "&City=Z%C3%BCrich&Advisor=:null&Notes=:empty",
+    );
+    // Nothing encoded twice (the bug: %20 became %2520, separator commas %2C).
+    expect(src).not.toContain("%25");
+    expect(src).not.toMatch(/%2C(?=max|Xiaoyu|Midwest|450)/);
+    expect(new URL(src).searchParams.get("City")).toBe("Zürich");
+  });
+
+  it("encodes the control's name, as before", () => {
+    expect(embedFrame(minted, { "Tax year": "2024" })?.src).toBe(
+      `${minted}&:responsive_height=true&Tax%20year=2024`,
+    );
+  });
+
+  it("encodes, one by one, characters no encoded value has, so a value never adds a parameter or a fragment", () => {
+    const src = embedFrame(minted, { Account: "x&:jwt=forged#top", Client: "CL-1001" })!.src;
+    expect(src).toBe(`${minted}&:responsive_height=true&Account=x%26:jwt%3Dforged%23top&Client=CL-1001`);
+    const url = new URL(src);
+    expect(url.hash).toBe("");
+    expect(url.searchParams.getAll(":jwt")).toEqual(["aaa.bbb.ccc"]);
+    expect(url.searchParams.get("Account")).toBe("x&:jwt=forged#top");
+    expect([...url.searchParams.keys()]).toEqual([
+      ":jwt",
+      ":embed",
+      ":responsive_height",
+      "Account",
+      "Client",
+    ]);
+  });
+
+  it("encodes whitespace, quotes, angle brackets, control characters, non-ASCII and a bare %", () => {
+    expect(controlValueParam('a b\t"<x>"\n')).toBe("a%20b%09%22%3Cx%3E%22%0A");
+    expect(controlValueParam("Zürich,Genève")).toBe("Z%C3%BCrich,Gen%C3%A8ve");
+    expect(controlValueParam("100%")).toBe("100%25");
+    expect(controlValueParam("50%2C5%")).toBe("50%2C5%25");
+    // A plus is a plus: as a bare `+` a query parser would read a space.
+    expect(controlValueParam("2024-05-01T08:00:00+02:00")).toBe("2024-05-01T08:00:00%2B02:00");
+    expect(controlValueParam("😀")).toBe("%F0%9F%98%80");
+  });
+
+  it("drops a value that cannot be encoded at all (a lone surrogate): the control keeps its default", () => {
+    expect(controlValueParam("ab\ud800")).toBe(null);
+    expect(embedFrame(minted, { Account: "ab\ud800", Client: "CL-1001" })?.src).toBe(
+      `${minted}&:responsive_height=true&Client=CL-1001`,
+    );
+  });
+
+  it("adds to a URL without a query, and keeps a fragment last", () => {
+    expect(embedFrame(`${ORIGIN}/local/workbook/x`, { A: "1,2" })?.src).toBe(
+      `${ORIGIN}/local/workbook/x?:responsive_height=true&A=1,2`,
+    );
+    expect(embedFrame(`${ORIGIN}/local/workbook/x?:jwt=t#p`, { A: "1" })?.src).toBe(
+      `${ORIGIN}/local/workbook/x?:jwt=t&:responsive_height=true&A=1#p`,
+    );
   });
 
   it("refuses anything but an absolute http(s) URL", () => {

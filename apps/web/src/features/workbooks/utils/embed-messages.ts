@@ -15,6 +15,7 @@ import type {
   WorkbookSelectedNodeEvent,
   WorkbookSelectedNodeIdUpdateEventName,
   WorkbookVariableOnChangeEvent,
+  WorkbookVariablesUpdateEventName,
 } from "@sigmacomputing/embed-sdk";
 
 export type TEmbedVariables = Record<string, string>;
@@ -38,6 +39,12 @@ export type TSelectNodeMessage = {
   type: typeof WorkbookSelectedNodeIdUpdateEventName;
   selectedNodeId: string | null;
   nodeType: "element" | "page";
+};
+
+/** `workbook:variables:update`, as the SDK's `workbookVariablesUpdate` posts it. */
+export type TVariablesUpdateMessage = {
+  type: typeof WorkbookVariablesUpdateEventName;
+  variables: TEmbedVariables;
 };
 
 /** Sanity bound for `pageHeight`: a frame claiming more is not believed. */
@@ -134,14 +141,47 @@ export function selectNodeMessage(selection: TEmbedSelection | null): TSelectNod
   };
 }
 
+/**
+ * Characters of an already-encoded control value: those `encodeURIComponent` leaves as they are, the commas
+ * between values and the colons of `min:`/`max:` and `:null`, and `%` starting an escape (`%2C`, `%20`).
+ */
+const NOT_IN_ENCODED_VALUE = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-_.!~*'(),:%]/gu;
+
+/**
+ * A control value as it goes into the frame's URL, or null when it cannot. Sigma reports control values
+ * already URL-encoded (`East,Midwest`, `Greg%20Humphrey,Xiaoyu%20Xu`, `min:1%2C000,max:3%2C000`) and reads
+ * them back in the same form, so the value is kept exactly as reported: encoding it again would turn the
+ * commas between values into commas inside one, and `%20` into a literal `%20`. Any character that cannot
+ * be part of such a value (`&`, `#`, `=`, `+`, whitespace, quotes, non-ASCII, a `%` that starts no escape)
+ * is encoded on its own, so a value can never add a parameter or a fragment to the URL, and means what it
+ * said (`+` stays a plus, never a space). A value that cannot be encoded at all (a lone surrogate) is
+ * dropped: the control keeps the workbook's default.
+ */
+export function controlValueParam(value: string): string | null {
+  try {
+    return value.replace(NOT_IN_ENCODED_VALUE, (char) => encodeURIComponent(char));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The message that sets control values in a frame opened before the person changed them (a renewal under
+ * way), or null when nothing changed. Values go in the form the frame reported them, as in the URL.
+ */
+export function variablesUpdateMessage(variables: TEmbedVariables | null): TVariablesUpdateMessage | null {
+  if (!variables || Object.keys(variables).length === 0) return null;
+  return { type: "workbook:variables:update", variables };
+}
+
 export type TEmbedFrame = { src: string; origin: string };
 
 /**
  * The frame's URL and origin from the minted embed URL, or null for anything but an absolute http(s) URL
  * (a `javascript:` or `data:` URL must never reach an iframe). Adds UI parameters, which are not signed
  * and so safe to add: `:responsive_height=true` turns on the page-height event. `variables` (control
- * values the person had chosen before a re-mint) are passed as `<ControlId>=<value>`, as Sigma reads them;
- * the analytics service checks them against what the person may see.
+ * values the person had chosen before a re-mint) are passed as `<ControlId>=<value>`, as Sigma reads them
+ * (`controlValueParam`); the analytics service checks them against what the person may see.
  */
 export function embedFrame(embedUrl: string, variables: TEmbedVariables = {}): TEmbedFrame | null {
   let url: URL;
@@ -155,10 +195,13 @@ export function embedFrame(embedUrl: string, variables: TEmbedVariables = {}): T
   const added: string[] = [];
   if (!url.searchParams.has(":responsive_height")) added.push(":responsive_height=true");
   for (const [name, value] of Object.entries(variables)) {
-    if (name && !name.startsWith(":") && !url.searchParams.has(name)) {
-      added.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
-    }
+    if (!name || name.startsWith(":") || url.searchParams.has(name)) continue;
+    const param = controlValueParam(value);
+    if (param !== null) added.push(`${encodeURIComponent(name)}=${param}`);
   }
-  if (added.length > 0) url.search = `${url.search ? `${url.search}&` : "?"}${added.join("&")}`;
-  return { src: url.toString(), origin: url.origin };
+  if (added.length === 0) return { src: url.href, origin: url.origin };
+  // Joined as text, not through `url.search`, which would re-encode some characters of the values (`'`).
+  const base = url.href.slice(0, url.href.length - url.hash.length);
+  const joiner = url.search ? "&" : base.endsWith("?") ? "" : "?";
+  return { src: `${base}${joiner}${added.join("&")}${url.hash}`, origin: url.origin };
 }
