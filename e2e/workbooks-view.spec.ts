@@ -282,7 +282,7 @@ test.describe("failures", () => {
       { embedUrl: await consumedEmbedUrl(page, portfolio.name) },
     ]);
     await page.goto("/");
-    await expect(page.getByRole("alert")).toContainText("This workbook link has expired.");
+    await expect(page.getByRole("alert")).toContainText("This workbook link is no longer valid.");
     await expect(workbookArea(page)).toHaveAttribute("data-embed-state", "failed");
     expect(script.calls()).toBe(2);
     await page.getByRole("button", { name: "Try again" }).click();
@@ -295,7 +295,7 @@ test.describe("failures", () => {
     minted.pathname = "/local/workbook/Retired-Report-aaaaaaaaaaaaaaaaaaaaaa";
     const script = await scriptEmbedAnswers(page, [{ embedUrl: minted.toString() }]);
     await page.goto("/");
-    await expect(page.getByRole("alert")).toContainText("This workbook could not be found.");
+    await expect(page.getByRole("alert")).toContainText("This workbook is not available.");
     await expect(workbookArea(page)).toHaveAttribute("data-embed-state", "failed");
     expect(script.calls()).toBe(1);
     await page.getByRole("button", { name: "Try again" }).click();
@@ -323,7 +323,7 @@ test("with the analytics service unreachable the view says so within 10 seconds,
   );
   const started = Date.now();
   await page.goto("/");
-  await expect(page.getByRole("alert")).toContainText("The analytics service could not be reached.", {
+  await expect(page.getByRole("alert")).toContainText("The analytics service did not open this workbook.", {
     timeout: 10_000,
   });
   expect(Date.now() - started).toBeLessThan(10_000);

@@ -9,8 +9,9 @@ import { backendErrorMessage } from "../utils/embed-errors";
 export const PORTAL_UNREACHABLE = "The portal could not be reached. Check your connection and try again.";
 
 /**
- * POST /api/sigma/provision-and-embed: mints a one-time embed URL (a Sigma JWT URL that lives five minutes)
- * for one of the caller's workbooks. Resolves to null when the answer carries no usable URL ('No embed data
+ * POST /api/sigma/provision-and-embed: mints a one-time embed URL (a Sigma JWT URL whose `exp` ends the
+ * frame's session, an hour by default; the view renews the frame before then) for one of the caller's
+ * workbooks. Resolves to null when the answer carries no usable URL ('No embed data
  * available.'); a failed call throws 'Backend error {status}: {body}' (spec section 8).
  */
 export async function getEmbedUrl(workbookId: string, signal?: AbortSignal): Promise<string | null> {
@@ -57,6 +58,7 @@ export const embedUrlQueryOptions = (workbookId: string, load: string) =>
     refetchOnReconnect: false,
   });
 
-export function useEmbedUrl(workbookId: string, load: string) {
-  return useQuery(embedUrlQueryOptions(workbookId, load));
+/** `enabled: false` mints nothing (a renewal that is not under way). */
+export function useEmbedUrl(workbookId: string, load: string, enabled = true) {
+  return useQuery({ ...embedUrlQueryOptions(workbookId, load), enabled });
 }
