@@ -381,6 +381,43 @@ describe("a Sigma org, as Sigma's published definitions describe it", () => {
   });
 
   it(
+    "an admin who signs in to Sigma directly gets tokens without user claims once looked up",
+    { timeout: 60_000 },
+    async () => {
+      const person = await t.createUser("admin");
+      const internal = sigma.addMember({ email: person.email, userKind: "internal", memberType: "Admin" });
+      const headers = { cookie: await t.readyCookie(person.email, person.password, "admin"), origin: ORIGIN };
+      const preview = () =>
+        t.app.inject({
+          method: "POST",
+          url: "/api/sigma/provision-and-embed",
+          headers,
+          payload: { workbookId: `Portfolio-Overview-${PORTFOLIO.workbookUrlId}` },
+        });
+      // Not known yet: the preview carries the admin's claims and queues one lookup.
+      const first = await preview();
+      expect(first.statusCode).toBe(200);
+      expect(claimsOf(first.json().embedUrl)).toHaveProperty("account_type", "View");
+      await preview();
+      const lookups = await database.db
+        .select()
+        .from(provisioningRequests)
+        .where(eq(provisioningRequests.kind, "member.link"));
+      expect(lookups).toHaveLength(1);
+      await deliverAll();
+      // Linked: from now on only sub, jti, iat and exp; Sigma opens it with the admin's own access.
+      sigma.addGrant({ workbookUrlId: PORTFOLIO.workbookUrlId, memberId: internal.memberId });
+      await new Promise((resolve) => setTimeout(resolve, t.config.accessCacheSeconds * 1000 + 100));
+      const later = await preview();
+      expect(Object.keys(claimsOf(later.json().embedUrl)).sort()).toEqual(["exp", "iat", "jti", "sub"]);
+      const violationsBefore = sigma.violations.length;
+      expect((await fetch(later.json().embedUrl)).status).toBe(200);
+      expect(sigma.violations).toHaveLength(violationsBefore);
+      expect(sigma.memberByEmail(person.email)).toMatchObject({ userKind: "internal", memberType: "Admin" });
+    },
+  );
+
+  it(
     "fetches a new token after a 401, and adopts what a create refused with 409 (no change fails for good)",
     { timeout: 60_000 },
     async () => {

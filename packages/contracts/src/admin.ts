@@ -79,6 +79,7 @@ export const ZMyWorkbooksResponseSchema = z.array(ZWorkbookSchema);
 export const SYNC_KINDS = [
   "member.upsert",
   "member.deactivate",
+  "member.link",
   "team.upsert",
   "workbook.share",
   "workbook.unshare",

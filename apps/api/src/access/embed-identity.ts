@@ -139,6 +139,7 @@ export async function viewingIdentity(db: Executor, principal: Principal): Promi
       teams: [...new Set(catalogue.map((w) => w.teamName))].sort(),
       userAttributes: { client_ids: "" },
       managedInSigma: linked !== undefined && linked.user_kind !== "embed",
+      linked: linked !== undefined,
     },
     workbooks: catalogue,
     clientIds: [],

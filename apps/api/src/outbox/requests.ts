@@ -30,6 +30,8 @@ const ZSelfSignUpMember = z.object({
 export const ZOutboxPayloads = {
   "member.upsert": z.union([ZMemberState, ZSelfSignUpMember]),
   "member.deactivate": z.object({ email: z.string() }),
+  /** Only looks the email's member up and records it (an admin: never created or changed by the portal). */
+  "member.link": z.object({ email: z.string() }),
   "team.upsert": z.object({
     name: z.string(),
     previousName: z.string().optional(),

@@ -8,7 +8,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AccessCache } from "../access/access-cache.ts";
 import { viewingIdentity, type EmbedIdentity } from "../access/embed-identity.ts";
+import { sql } from "drizzle-orm";
 import { createAuditAppender } from "../audit/audit.ts";
+import { enqueueOutbox } from "../outbox/requests.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../lib/errors.ts";
 import type { Principal } from "../plugins/authenticate.ts";
@@ -26,6 +28,17 @@ export interface EmbedRoutesOptions {
   identities: AccessCache<EmbedIdentity>;
   /** With REDIS_URL the per-person limit is shared by every instance (decision 009). */
   shared?: SharedStore | undefined;
+}
+
+/** Queues one lookup of an admin's email in the BI service, unless one is already waiting. */
+async function queueAdminLink(db: Database, email: string) {
+  const subject = email.toLowerCase();
+  const waiting = await db.execute(sql`
+    select 1 from provisioning_requests
+     where kind = 'member.link' and subject = ${subject} and status <> 'done' limit 1`);
+  if ((waiting as unknown as { rows: unknown[] }).rows.length === 0) {
+    await enqueueOutbox(db, { kind: "member.link", payload: { email } });
+  }
 }
 
 /** Embed URLs per person per minute: in this process, or in Redis (this process's count while Redis is down). */
@@ -118,6 +131,9 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
         });
         throw notFound("Workbook not found.");
       }
+      // The portal never provisions admins: the first preview has their email looked up in the BI service,
+      // so that an admin who also signs in to Sigma directly gets tokens without user claims from then on.
+      if (principal.role === "admin" && !identity.user.linked) await queueAdminLink(db, principal.email);
       // The embed session never outlives the portal session it was opened from.
       const minted = await embedder.mint(identity.user, workbook.workbookName, {
         notAfter: new Date(principal.sessionExpiresAt),

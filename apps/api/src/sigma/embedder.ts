@@ -15,6 +15,8 @@ export interface EmbedUser {
    * outbox): their token carries no user claims, so Sigma's own account type, teams and attributes stay.
    */
   managedInSigma?: boolean;
+  /** Whether the outbox has looked the person's email up in the BI service yet (`bi_members`). */
+  linked?: boolean;
 }
 
 export interface Embedder {

@@ -360,6 +360,11 @@ async function deliver(options: ProvisioningOptions, row: OutboxRow): Promise<vo
       await upsertMember(options, memberState(payloadOf(row, kind)));
       return;
     }
+    case "member.link": {
+      const member = await client.findMemberByEmail(payloadOf(row, kind).email);
+      if (member) await linkMember(db, member);
+      return;
+    }
     default:
       throw new PayloadError(`Unknown kind of BI service change: ${row.kind}.`);
   }

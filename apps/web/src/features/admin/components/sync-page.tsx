@@ -29,6 +29,7 @@ const FILTER_LABELS: Record<TSyncFilter, string> = { all: "All", failed: "Failed
 const KIND_LABELS: Record<TSyncItem["kind"], string> = {
   "member.upsert": "Member update",
   "member.deactivate": "Member deactivation",
+  "member.link": "Member lookup",
   "team.upsert": "Team",
   "workbook.share": "Workbook sharing",
   "workbook.unshare": "Workbook unsharing",
