@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { sameView, type ChartRender, type ChartSize } from "../src/charts/contract.ts";
 import type { EmbedBoot, PageData } from "../src/embed/boot.ts";
+import { SIGMA_ERROR_CODES, type TSigmaErrorCode } from "../src/error-codes.ts";
+import { encodeControlList } from "../src/workbooks/control-values.ts";
 import { formatValue } from "../src/workbooks/format.ts";
 import type { ResolvedControl } from "../src/workbooks/run.ts";
 import type { TPublicElement } from "../src/workbooks/schema.ts";
@@ -14,6 +16,13 @@ type Status = { kind: "loading" } | { kind: "ready"; result: Loaded } | { kind: 
 type Renders = { seq: number; byId: Record<string, ChartRender[]> };
 
 const isChartElement = (e: TPublicElement) => e.type !== "kpi" && e.type !== "table";
+/** Sigma's code-less message, shown instead of the workbook once the session has ended. */
+const SESSION_EXPIRED = "Session expired. Reload the page.";
+/** A failed answer's code when it is one of Sigma's, else UNKNOWN. */
+const sigmaCode = (code: unknown): TSigmaErrorCode =>
+  (SIGMA_ERROR_CODES as readonly unknown[]).includes(code) ? (code as TSigmaErrorCode) : "UNKNOWN";
+/** A single choice's value as Sigma writes it; a multiple choice's list, or `:null` when nothing is chosen. */
+const encodeChoice = (values: readonly string[]) => (values.length ? encodeControlList(values) : ":null");
 /** Drawings kept per element: its sizes in and out of full screen, and a resize or two. */
 const KEEP_RENDERS = 4;
 const rendersOf = (charts: Record<string, ChartRender>, seq: number): Renders => ({
@@ -107,6 +116,8 @@ export function App({ boot }: { boot: EmbedBoot }) {
   const [sizes, setSizes] = useState<Record<string, ChartSize>>({});
   const sizesNow = useRef(sizes);
   const [fullscreen, setFullscreen] = useState<string | null>(null);
+  /** The session ended (its JWT's exp passed): the page shows Sigma's "Session expired" and nothing else. */
+  const [expired, setExpired] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   /** An element the host asked to select: brought into view and focused once its page shows. */
   const [reveal, setReveal] = useState<{ id: string } | null>(null);
@@ -122,14 +133,15 @@ export function App({ boot }: { boot: EmbedBoot }) {
     });
   }, [boot, messenger]);
 
-  // `url:onchange`: the frame's own address (never with the token) whenever the page shown changes.
+  // `url:onchange`: the embed's path, without query (so never the token), on load and whenever the page
+  // shown changes.
   useEffect(() => {
     const url = new URL(boot.cleanUrl, window.location.origin);
     if (pageId !== boot.pageId) {
       url.pathname = `${url.pathname.replace(/\/page\/[^/]*$/, "")}/page/${encodeURIComponent(pageId)}`;
     }
     if (url.pathname !== window.location.pathname) window.history.replaceState(null, "", url);
-    messenger.post({ type: "url:onchange", url: url.href });
+    messenger.post({ type: "url:onchange", url: url.pathname });
   }, [boot, pageId, messenger]);
 
   // `workbook:fullscreen:onchange` whenever an element enters or leaves full screen (not on load).
@@ -173,13 +185,14 @@ export function App({ boot }: { boot: EmbedBoot }) {
     [boot, pageOf, messenger],
   );
 
+  /** Maximises the element, or restores it when it is the one maximised (`null`: restores any). */
   const toggleFullscreen = useCallback(
     (nodeId: string | null) => {
       if (nodeId === null) return setFullscreen(null);
       const owner = pageOf(nodeId);
       if (!owner) return;
       setPageId(owner.id);
-      setFullscreen(nodeId);
+      setFullscreen((current) => (current === nodeId ? null : nodeId));
     },
     [pageOf],
   );
@@ -212,11 +225,13 @@ export function App({ boot }: { boot: EmbedBoot }) {
           body: JSON.stringify({ pageId: page, variables: vars, sizes: sizesNow.current, theme: boot.theme }),
         });
         if (seq !== requestSeq.current) return;
+        // The session has ended: Sigma's code-less "Session expired" replaces the workbook, no event.
+        if (res.status === 401) return setExpired(true);
         if (!res.ok) {
-          const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
+          const body = (await res.json().catch(() => ({}))) as { code?: unknown; message?: string };
           const message = body.message ?? "The workbook could not be loaded.";
           setStatus({ kind: "error", message });
-          messenger.post({ type: "workbook:error", code: body.code ?? "EINVAL", message });
+          messenger.post({ type: "workbook:error", code: sigmaCode(body.code), message });
           return;
         }
         const result = (await res.json()) as PageData;
@@ -224,12 +239,10 @@ export function App({ boot }: { boot: EmbedBoot }) {
         accept(result, seq);
       } catch {
         if (seq !== requestSeq.current) return;
-        setStatus({ kind: "error", message: "The workbook could not be reached." });
-        messenger.post({
-          type: "workbook:error",
-          code: "EINVAL",
-          message: "The workbook could not be reached.",
-        });
+        // The request never got an answer: Sigma's NETWORK ("Unable to connect").
+        const message = "The workbook could not be reached. Check your connection and reload the page.";
+        setStatus({ kind: "error", message });
+        messenger.post({ type: "workbook:error", code: "NETWORK", message });
       }
     },
     [boot, messenger, accept],
@@ -297,6 +310,7 @@ export function App({ boot }: { boot: EmbedBoot }) {
         }),
       })
         .then(async (res) => {
+          if (res.status === 401) return setExpired(true);
           if (!res.ok) throw new Error(String(res.status));
           keep(((await res.json()) as PageData).charts);
         })
@@ -372,12 +386,17 @@ export function App({ boot }: { boot: EmbedBoot }) {
     if (!result) return;
     for (const [nodeId, data] of Object.entries(result.elements)) {
       if (data.error)
-        messenger.post({ type: "workbook:chart:error", code: "EQUERY", message: data.error, nodeId });
+        messenger.post({
+          type: "workbook:chart:error",
+          code: data.code ?? "UNKNOWN",
+          message: data.error,
+          nodeId,
+        });
     }
   }, [result, messenger]);
   const onChartError = useCallback(
     (nodeId: string, message: string) =>
-      messenger.post({ type: "workbook:chart:error", code: "ERENDER", message, nodeId }),
+      messenger.post({ type: "workbook:chart:error", code: "UNKNOWN", message, nodeId }),
     [messenger],
   );
 
@@ -404,6 +423,14 @@ export function App({ boot }: { boot: EmbedBoot }) {
   }, [boot.responsiveHeight, messenger, shown]);
 
   const controls = result?.controls ?? [];
+
+  if (expired) {
+    return (
+      <main className="wb-root wb-expired">
+        <p role="alert">{SESSION_EXPIRED}</p>
+      </main>
+    );
+  }
 
   return (
     <main className="wb-root" aria-busy={status.kind === "loading"}>
@@ -436,12 +463,30 @@ export function App({ boot }: { boot: EmbedBoot }) {
             .map((c) =>
               c.type === "date-range" ? (
                 <DateRange key={c.id} control={c} onChange={(v) => change({ [c.id]: v })} />
+              ) : c.values ? (
+                <label key={c.id} className="wb-control">
+                  <span>{c.label}</span>
+                  <select
+                    multiple
+                    value={c.values}
+                    onChange={(e) =>
+                      change({ [c.id]: encodeChoice([...e.target.selectedOptions].map((o) => o.value)) })
+                    }
+                    data-control-id={c.id}
+                  >
+                    {c.options.map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
               ) : (
                 <label key={c.id} className="wb-control">
                   <span>{c.label}</span>
                   <select
                     value={c.value}
-                    onChange={(e) => change({ [c.id]: e.target.value })}
+                    onChange={(e) => change({ [c.id]: encodeChoice([e.target.value]) })}
                     data-control-id={c.id}
                   >
                     {c.options.map((o) => (
