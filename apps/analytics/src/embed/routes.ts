@@ -129,160 +129,190 @@ function pageStream(request: FastifyRequest, reply: FastifyReply) {
   };
 }
 
+/** What the embed routes share: their dependencies, the pending layout reports and the kept results. */
+interface EmbedContext extends EmbedDeps {
+  layouts: LayoutReports;
+  layoutUrl: string;
+  results: PageResults;
+  /** Forgets old jtis, at most once an hour. */
+  prune: () => Promise<void>;
+  log: FastifyInstance["log"];
+}
+
 export function registerEmbedRoutes(app: FastifyInstance, deps: EmbedDeps): void {
-  const { config, db, workbooks } = deps;
   let lastPrune = 0;
-  const layouts = new LayoutReports();
-  const layoutUrl = `/${config.orgSlug}/api/embed/layout`;
-  const results = new PageResults(
-    db,
-    config.readerRole,
-    (error, elementId) => app.log.error({ err: error, elementId }, "element query failed"),
-    { ttlMs: config.resultCacheSeconds * 1000 },
-  );
-
-  /** A refusal: Sigma's coded page (and `workbook:error`), or its code-less message (and no event). */
-  const refuse = (
-    reply: FastifyReply,
-    request: FastifyRequest,
-    error: EmbedError | EmbedNotice,
-    theme: string,
-  ) => {
-    const nonce = randomBytes(16).toString("base64");
-    securityHeaders(reply, config, nonce);
-    if (error instanceof EmbedNotice) {
-      request.log.info({ detail: error.detail }, "embed refused");
-      return reply.code(403).send(renderNoticePage(error.message, theme, nonce));
-    }
-    request.log.info({ code: error.code, detail: error.detail }, "embed refused");
-    const status: Partial<Record<TSigmaErrorCode, number>> = { EINVAL: 401, EACCES: 403, ENOENT: 404 };
-    return reply
-      .code(status[error.code] ?? 403)
-      .send(renderErrorPage(error.code, error.message, config.allowedParentOrigins, theme, nonce));
+  const ctx: EmbedContext = {
+    ...deps,
+    layouts: new LayoutReports(),
+    layoutUrl: `/${deps.config.orgSlug}/api/embed/layout`,
+    results: new PageResults(
+      deps.db,
+      deps.config.readerRole,
+      (error, elementId) => app.log.error({ err: error, elementId }, "element query failed"),
+      { ttlMs: deps.config.resultCacheSeconds * 1000 },
+    ),
+    prune: async () => {
+      if (Date.now() - lastPrune < 3_600_000) return;
+      lastPrune = Date.now();
+      await pruneUsedJtis(deps.db);
+    },
+    log: app.log,
   };
-
-  /** Streams the page: its head at once, the boot data (with the first page's rows and charts) when ready. */
-  const streamPage = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    wb: TWorkbook,
-    boot: EmbedBoot,
-    member: Member,
-    accent: string | undefined,
-  ) => {
-    const { sessionToken } = boot;
-    // The page reports its chart sizes from the skeleton while the queries run (page.ts's layout script).
-    const sizes = runsPageScripts(request) ? layouts.expect(sessionToken) : undefined;
-    const head = renderEmbedHead(wb, boot, await readFrontEndAssets(), layoutUrl, accent);
-    // Written straight to the socket (not through a stream Fastify pipes later), so the browser has the
-    // head, and starts on the script, before the queries below occupy this thread (PGlite runs in-process).
-    const out = pageStream(request, reply);
-    out.write(head);
-    const page = wb.pages.find((p) => p.id === boot.pageId) as TWorkbook["pages"][number];
-    setImmediate(() => {
-      results
-        .get({
-          clientIds: clientIdsFromAttributes(member.user_attributes),
-          workbook: wb,
-          pageId: boot.pageId,
-          variables: boot.initialVariables,
-        })
-        .then(
-          async (data) => {
-            // Charts the page has not measured in time are drawn when it asks for them.
-            const measured = sizes ? await within(sizes, LAYOUT_GRACE_MS) : undefined;
-            const initial: PageData = {
-              ...data,
-              charts: measured ? renderCharts(page.elements, data, boot.theme, measured) : {},
-            };
-            boot.initialData = initial;
-          },
-          (error: unknown) => {
-            // The page fetches its data itself when this fails.
-            request.log.error({ err: error }, "initial data failed");
-          },
-        )
-        // Nor may the charts keep the page from ending: the page asks for them itself then.
-        .catch((error: unknown) => request.log.error({ err: error }, "initial charts failed"))
-        .finally(() => {
-          layouts.forget(sessionToken);
-          out.end(renderEmbedTail(boot));
-        });
-    });
-    return reply;
-  };
-
-  const handler = async (
-    request: FastifyRequest<{ Params: { org: string; workbookName: string; pageId?: string } }>,
-    reply: FastifyReply,
-  ) => {
-    // From the raw URL: control values keep their encoding (`,` between values, `%2C` inside one).
-    const query = readEmbedQuery(request.url);
-    const theme = themeOf(query.ui.get(":theme"));
-    try {
-      if (query.invalid.length > 0) {
-        throw new EmbedError(
-          "EINVAL",
-          "This embed link has a parameter that does not exist.",
-          `unknown parameters ${query.invalid.join(" ")}`,
-        );
-      }
-      const { claims, kid } = await verifyEmbedToken(query.ui.get(":jwt"), config.embedClients);
-      const { pageId } = request.params;
-      const {
-        member,
-        catalogued,
-        definition: wb,
-        sessionToken,
-      } = await openEmbed(deps, {
-        claims,
-        kid,
-        org: request.params.org,
-        workbookName: request.params.workbookName,
-        pageId,
-      });
-      // The portal is the system of record for people: a client's own member names them; every client id
-      // the member may see has its own portfolio (demo/portal-clients.ts).
-      await ensurePortalClients(db, portalClientsOf(member));
-      if (Date.now() - lastPrune > 3_600_000) {
-        lastPrune = Date.now();
-        await pruneUsedJtis(db);
-      }
-      const controlIds = new Set(wb.controls.map((c) => c.id));
-      const initialVariables = Object.fromEntries([...query.controls].filter(([id]) => controlIds.has(id)));
-      const uiParams = [...query.ui]
-        .filter(([key]) => key !== ":jwt")
-        .map(([key, value]) => `${key}=${encodeURIComponent(value)}`);
-      const path = `/${config.orgSlug}/workbook/${encodeURIComponent(request.params.workbookName)}${pageId ? `/page/${encodeURIComponent(pageId)}` : ""}`;
-      const boot: EmbedBoot = {
-        sessionToken,
-        queryUrl: `/${config.orgSlug}/api/embed/query`,
-        workbook: publicWorkbook(wb),
-        pageId: pageId ?? (wb.pages[0] as TWorkbook["pages"][number]).id,
-        theme,
-        responsiveHeight: query.ui.get(":responsive_height") === "true",
-        hideMenu: query.ui.get(":hide_menu") === "true" || query.ui.get(":menu_position") === "none",
-        allowedOrigins: config.allowedParentOrigins,
-        initialVariables,
-        user: {
-          name: `${member.first_name} ${member.last_name}`.trim() || member.email,
-          email: member.email,
-        },
-        cleanUrl: `${path}${uiParams.length ? `?${uiParams.join("&")}` : ""}`,
-      };
-      securityHeaders(reply, config);
-      request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
-      return await streamPage(request, reply, wb, boot, member, accentOf(query.ui.get(":accent_color")));
-    } catch (error) {
-      if (error instanceof EmbedError || error instanceof EmbedNotice)
-        return refuse(reply, request, error, theme);
-      throw error;
-    }
-  };
-
+  const handler = (request: FastifyRequest<{ Params: TPageParams }>, reply: FastifyReply) =>
+    openPage(ctx, request, reply);
   app.get("/:org/workbook/:workbookName", handler);
   app.get("/:org/workbook/:workbookName/page/:pageId", handler);
+  registerDataRoutes(app, ctx);
+}
 
+type TPageParams = { org: string; workbookName: string; pageId?: string };
+
+/** A refusal: Sigma's coded page (and `workbook:error`), or its code-less message (and no event). */
+function refuse(
+  ctx: EmbedContext,
+  reply: FastifyReply,
+  request: FastifyRequest,
+  error: EmbedError | EmbedNotice,
+  theme: string,
+) {
+  const { config } = ctx;
+  const nonce = randomBytes(16).toString("base64");
+  securityHeaders(reply, config, nonce);
+  if (error instanceof EmbedNotice) {
+    request.log.info({ detail: error.detail }, "embed refused");
+    return reply.code(403).send(renderNoticePage(error.message, theme, nonce));
+  }
+  request.log.info({ code: error.code, detail: error.detail }, "embed refused");
+  const status: Partial<Record<TSigmaErrorCode, number>> = { EINVAL: 401, EACCES: 403, ENOENT: 404 };
+  return reply
+    .code(status[error.code] ?? 403)
+    .send(renderErrorPage(error.code, error.message, config.allowedParentOrigins, theme, nonce));
+}
+
+/** Streams the page: its head at once, the boot data (with the first page's rows and charts) when ready. */
+async function streamPage(
+  ctx: EmbedContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  wb: TWorkbook,
+  boot: EmbedBoot,
+  member: Member,
+  accent: string | undefined,
+) {
+  const { layouts, layoutUrl, results } = ctx;
+  const { sessionToken } = boot;
+  // The page reports its chart sizes from the skeleton while the queries run (page.ts's layout script).
+  const sizes = runsPageScripts(request) ? layouts.expect(sessionToken) : undefined;
+  const head = renderEmbedHead(wb, boot, await readFrontEndAssets(), layoutUrl, accent);
+  // Written straight to the socket (not through a stream Fastify pipes later), so the browser has the
+  // head, and starts on the script, before the queries below occupy this thread (PGlite runs in-process).
+  const out = pageStream(request, reply);
+  out.write(head);
+  const page = wb.pages.find((p) => p.id === boot.pageId) as TWorkbook["pages"][number];
+  setImmediate(() => {
+    results
+      .get({
+        clientIds: clientIdsFromAttributes(member.user_attributes),
+        workbook: wb,
+        pageId: boot.pageId,
+        variables: boot.initialVariables,
+      })
+      .then(
+        async (data) => {
+          // Charts the page has not measured in time are drawn when it asks for them.
+          const measured = sizes ? await within(sizes, LAYOUT_GRACE_MS) : undefined;
+          const initial: PageData = {
+            ...data,
+            charts: measured ? renderCharts(page.elements, data, boot.theme, measured) : {},
+          };
+          boot.initialData = initial;
+        },
+        (error: unknown) => {
+          // The page fetches its data itself when this fails.
+          request.log.error({ err: error }, "initial data failed");
+        },
+      )
+      // Nor may the charts keep the page from ending: the page asks for them itself then.
+      .catch((error: unknown) => request.log.error({ err: error }, "initial charts failed"))
+      .finally(() => {
+        layouts.forget(sessionToken);
+        out.end(renderEmbedTail(boot));
+      });
+  });
+  return reply;
+}
+
+/** The embed page: verified, decided, then streamed; or Sigma's refusal. */
+async function openPage(
+  ctx: EmbedContext,
+  request: FastifyRequest<{ Params: TPageParams }>,
+  reply: FastifyReply,
+) {
+  const { config, db } = ctx;
+  // From the raw URL: control values keep their encoding (`,` between values, `%2C` inside one).
+  const query = readEmbedQuery(request.url);
+  const theme = themeOf(query.ui.get(":theme"));
+  try {
+    if (query.invalid.length > 0) {
+      throw new EmbedError(
+        "EINVAL",
+        "This embed link has a parameter that does not exist.",
+        `unknown parameters ${query.invalid.join(" ")}`,
+      );
+    }
+    const { claims, kid } = await verifyEmbedToken(query.ui.get(":jwt"), config.embedClients);
+    const { pageId } = request.params;
+    const {
+      member,
+      catalogued,
+      definition: wb,
+      sessionToken,
+    } = await openEmbed(ctx, {
+      claims,
+      kid,
+      org: request.params.org,
+      workbookName: request.params.workbookName,
+      pageId,
+    });
+    // The portal is the system of record for people: a client's own member names them; every client id
+    // the member may see has its own portfolio (demo/portal-clients.ts).
+    await ensurePortalClients(db, portalClientsOf(member));
+    await ctx.prune();
+    const controlIds = new Set(wb.controls.map((c) => c.id));
+    const initialVariables = Object.fromEntries([...query.controls].filter(([id]) => controlIds.has(id)));
+    const uiParams = [...query.ui]
+      .filter(([key]) => key !== ":jwt")
+      .map(([key, value]) => `${key}=${encodeURIComponent(value)}`);
+    const path = `/${config.orgSlug}/workbook/${encodeURIComponent(request.params.workbookName)}${pageId ? `/page/${encodeURIComponent(pageId)}` : ""}`;
+    const boot: EmbedBoot = {
+      sessionToken,
+      queryUrl: `/${config.orgSlug}/api/embed/query`,
+      workbook: publicWorkbook(wb),
+      pageId: pageId ?? (wb.pages[0] as TWorkbook["pages"][number]).id,
+      theme,
+      responsiveHeight: query.ui.get(":responsive_height") === "true",
+      hideMenu: query.ui.get(":hide_menu") === "true" || query.ui.get(":menu_position") === "none",
+      allowedOrigins: config.allowedParentOrigins,
+      initialVariables,
+      user: {
+        name: `${member.first_name} ${member.last_name}`.trim() || member.email,
+        email: member.email,
+      },
+      cleanUrl: `${path}${uiParams.length ? `?${uiParams.join("&")}` : ""}`,
+    };
+    securityHeaders(reply, config);
+    request.log.info({ member: member.member_id, workbook: catalogued.url_id }, "embed opened");
+    return await streamPage(ctx, request, reply, wb, boot, member, accentOf(query.ui.get(":accent_color")));
+  } catch (error) {
+    if (error instanceof EmbedError || error instanceof EmbedNotice)
+      return refuse(ctx, reply, request, error, theme);
+    throw error;
+  }
+}
+
+/** The page's own requests: its chart sizes while the first data is computed, and its later data. */
+function registerDataRoutes(app: FastifyInstance, ctx: EmbedContext): void {
+  const { config, db, workbooks, layouts, results } = ctx;
   // The chart sizes of a page whose first data is being computed (page.ts's layout script). The session
   // token names the waiting page; a report nobody waits for changes nothing.
   app.post<{ Params: { org: string } }>("/:org/api/embed/layout", async (request, reply) => {
