@@ -1,6 +1,10 @@
 import type { Page } from "@playwright/test";
 
-import { createTeamInSigma, waitForAnalyticsServer } from "./support/admin-frames.ts";
+import {
+  deactivateInSigmaByIdentityProvider,
+  scimRefusal,
+  waitForAnalyticsServer,
+} from "./support/admin-frames.ts";
 import {
   addClientViaApi,
   addWorkbookViaApi,
@@ -16,12 +20,10 @@ import { accounts, expect, test } from "./support/fixtures.ts";
 
 /**
  * The Sigma sync column of the client and employee lists, against the real provisioning outbox and
- * the built-in analytics server (Sigma's REST API). It treats team names case-insensitively: when
- * someone has made a team "e2e sync x" in Sigma, the portal's team "E2E Sync x" (a different spelling,
- * so not taken for it) cannot be created: 409, a permanent error, so every person whose workbooks carry
- * that team fails to sync, with Sigma's reason.
+ * the built-in analytics server (Sigma's REST API). A member the firm's identity provider deactivated in
+ * Sigma (SCIM, `isInactive`) is the firm's to bring back, not the portal's: every change for that person
+ * fails, with the reason, until it is.
  */
-const SIGMA_REFUSAL = "Sigma API 409 conflict: A team with this name already exists.";
 /** The outbox worker runs every 2 s; a list with pending rows is fetched again every 5 s. */
 const SETTLES = { timeout: 30_000 };
 
@@ -55,14 +57,17 @@ test("a client Sigma refuses shows Failed with the reason; Retry re-queues, show
 }) => {
   await waitForAnalyticsServer(page.request);
   const token = uniqueToken();
-  const good = await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Good-${token}`), `E2E Sync ${token}`);
-  const team = `E2E Sync Clash ${token}`;
-  await createTeamInSigma(page.request, team.toLowerCase());
-  const clashing = await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Clash-${token}`), team);
+  const workbook = await addWorkbookViaApi(
+    page,
+    sigmaWorkbookName(`Sync-Good-${token}`),
+    `E2E Sync ${token}`,
+  );
   const syncedClient = newPerson("client");
   const failingClient = newPerson("client");
-  await addClientViaApi(page, syncedClient, [good.id]);
-  const failing = await addClientViaApi(page, failingClient, [clashing.id]);
+  const SIGMA_REFUSAL = scimRefusal(failingClient.email);
+  await deactivateInSigmaByIdentityProvider(page.request, failingClient.email);
+  await addClientViaApi(page, syncedClient, [workbook.id]);
+  const failing = await addClientViaApi(page, failingClient, [workbook.id]);
 
   await test.step("a client Sigma accepts goes from Pending to Synced without a reload", async () => {
     await page.goto("/admin/client-list");
@@ -129,12 +134,15 @@ test("an employee Sigma refuses shows Failed in the employee list; a failed Retr
 }) => {
   await waitForAnalyticsServer(page.request);
   const token = uniqueToken();
-  const team = `E2E Sync Staff ${token}`;
-  await createTeamInSigma(page.request, team.toUpperCase());
-  const clashing = await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Staff-Clash-${token}`), team);
-  const client = await addClientViaApi(page, newPerson("client"), [clashing.id]);
-  // An employee sees the teams of their clients' workbooks, so Sigma refuses the employee too.
+  const workbook = await addWorkbookViaApi(
+    page,
+    sigmaWorkbookName(`Sync-Staff-${token}`),
+    `E2E Staff ${token}`,
+  );
+  const client = await addClientViaApi(page, newPerson("client"), [workbook.id]);
   const person = newPerson("employee");
+  const SIGMA_REFUSAL = scimRefusal(person.email);
+  await deactivateInSigmaByIdentityProvider(page.request, person.email);
   const employee = await addEmployeeViaApi(page, person, [client.c_id]);
 
   await page.goto("/admin/employee-list");
@@ -177,11 +185,15 @@ test("the BI sync page lists a refused change with its reason and sends failed c
 }) => {
   await waitForAnalyticsServer(page.request);
   const token = uniqueToken();
-  const team = `E2E Sync Page ${token}`;
-  await createTeamInSigma(page.request, team.toLowerCase());
-  const clashing = await addWorkbookViaApi(page, sigmaWorkbookName(`Sync-Page-${token}`), team);
+  const workbook = await addWorkbookViaApi(
+    page,
+    sigmaWorkbookName(`Sync-Page-${token}`),
+    `E2E Sync Page ${token}`,
+  );
   const person = newPerson("client");
-  await addClientViaApi(page, person, [clashing.id]);
+  const SIGMA_REFUSAL = scimRefusal(person.email);
+  await deactivateInSigmaByIdentityProvider(page.request, person.email);
+  await addClientViaApi(page, person, [workbook.id]);
 
   await page.goto("/admin/client-list");
   await page

@@ -26,31 +26,47 @@ export async function waitForAnalyticsServer(request: APIRequestContext) {
     .toBe(200);
 }
 
-/**
- * Makes a team in the built-in analytics server through its Sigma REST API, as someone working in Sigma
- * would, outside the portal. Uses the API credentials the run's portal shares with it (DATA_DIR).
- */
-export async function createTeamInSigma(request: APIRequestContext, name: string) {
+/** A bearer token for the built-in analytics server's Sigma REST API (the run's shared API credentials). */
+async function sigmaToken(request: APIRequestContext): Promise<string> {
   const credentials = JSON.parse(await readFile(path.join(runDir(), "data", "sigma-local.json"), "utf8")) as {
     apiClientId: string;
     apiClientSecret: string;
   };
-  const api = `http://127.0.0.1:${E2E_ANALYTICS_PORT}/v2`;
-  const token = await request.post(`${api}/auth/token`, {
-    form: {
-      grant_type: "client_credentials",
-      client_id: credentials.apiClientId,
-      client_secret: credentials.apiClientSecret,
-    },
+  // Sigma's postToken: the client id and secret by HTTP Basic authentication.
+  const basic = Buffer.from(`${credentials.apiClientId}:${credentials.apiClientSecret}`).toString("base64");
+  const token = await request.post(`${sigmaApi()}/auth/token`, {
+    form: { grant_type: "client_credentials" },
+    headers: { authorization: `Basic ${basic}` },
   });
   expect(token.status(), await token.text()).toBe(200);
-  const { access_token } = (await token.json()) as { access_token: string };
-  const team = await request.post(`${api}/teams`, {
-    data: { name },
-    headers: { authorization: `Bearer ${access_token}` },
-  });
-  expect(team.status(), await team.text()).toBe(200);
+  return ((await token.json()) as { access_token: string }).access_token;
 }
+
+const sigmaApi = () => `http://127.0.0.1:${E2E_ANALYTICS_PORT}/v2`;
+
+/**
+ * Makes an embed member in the built-in analytics server through its Sigma REST API and deactivates it as
+ * the firm's identity provider would (SCIM: `isInactive`), outside the portal. The portal cannot bring such
+ * a member back (only the identity provider may), so a person with that email fails to sync, with the reason.
+ */
+export async function deactivateInSigmaByIdentityProvider(request: APIRequestContext, email: string) {
+  const authorization = `Bearer ${await sigmaToken(request)}`;
+  const created = await request.post(`${sigmaApi()}/members`, {
+    data: { email, firstName: "Deactivated", lastName: "ByScim", memberType: "View", userKind: "embed" },
+    headers: { authorization },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const { memberId } = (await created.json()) as { memberId: string };
+  const patched = await request.patch(`${sigmaApi()}/members/${memberId}`, {
+    data: { isInactive: true },
+    headers: { authorization },
+  });
+  expect(patched.status(), await patched.text()).toBe(200);
+}
+
+/** What Sigma's refusal reads like on the portal's screens (sigma/provisioning.ts). */
+export const scimRefusal = (email: string) =>
+  `${email} was deactivated in Sigma by the firm's identity provider (SCIM): reactivate them there, then Retry.`;
 
 /**
  * Holds the hidden Sigma registration frame's request to the built-in analytics server until

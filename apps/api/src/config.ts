@@ -122,7 +122,7 @@ const EnvSchema = z.object({
   SIGMA_EMBED_URL_LIFETIME_SECONDS: z.string().optional(),
   /** Privilege → Sigma account type, e.g. "Build=Creator,Analyze=Explorer,Act=Explorer,View=Viewer". */
   SIGMA_ACCOUNT_TYPES: z.string().optional(),
-  /** Privilege → Sigma REST `memberType`, e.g. "Build=creator,View=viewer" (org-specific names). */
+  /** Privilege → Sigma REST `memberType` (default: the SIGMA_ACCOUNT_TYPES names), e.g. "Build=creator,View=viewer". */
   SIGMA_MEMBER_TYPES: z.string().optional(),
   /** Embed UI options sent on every URL, e.g. "theme=Dark,menu_position=none,hide_folder_navigation=true". */
   SIGMA_EMBED_UI: z.string().optional(),
@@ -377,12 +377,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     View: "View",
   });
   const embedUi = parseEmbedUi(problems, env.SIGMA_EMBED_UI);
-  const memberTypes = parsePrivilegeMap(problems, "SIGMA_MEMBER_TYPES", env.SIGMA_MEMBER_TYPES, {
-    Build: "build",
-    Analyze: "analyze",
-    Act: "act",
-    View: "view",
-  });
+  // Sigma's createMember: "Review the account types … to understand the format of the memberType string":
+  // by default the same account type names the tokens carry.
+  const memberTypes = parsePrivilegeMap(problems, "SIGMA_MEMBER_TYPES", env.SIGMA_MEMBER_TYPES, accountTypes);
 
   const mfaRequiredRoles = parseRoleList(problems, "MFA_REQUIRED_ROLES", env.MFA_REQUIRED_ROLES);
 

@@ -106,7 +106,8 @@ describe("provisioning outbox", () => {
           method: "POST",
           url: "/api/admin/addworkbook",
           headers: admin,
-          payload: { workbook_name: "Outbox-Review-BBBBBBBBBBBBBBBBBBBBBB", team_name: "Outbox Team" },
+          // The built-in server's Portfolio Overview, under another catalogue name: it is shared with the team.
+          payload: { workbook_name: "Outbox-Review-wBUBiChqcA6De2yMJGx4YJ", team_name: "Outbox Team" },
         })
       ).json().data;
       const add = await t.app.inject({
@@ -140,7 +141,7 @@ describe("provisioning outbox", () => {
         .select()
         .from(provisioningRequests)
         .orderBy(provisioningRequests.createdAt);
-      expect(queued.map((q) => q.kind)).toEqual(["team.upsert", "member.upsert", "member.upsert"]);
+      expect(queued.map((q) => q.kind)).toEqual(["workbook.share", "member.upsert", "member.upsert"]);
       expect(queued.every((q) => q.status === "pending")).toBe(true);
       expect(queued[0]!.attempts).toBe(1);
       expect(queued[0]!.lastError).toMatch(/could not be reached/);
@@ -159,7 +160,7 @@ describe("provisioning outbox", () => {
       expect(members[0]).toMatchObject({
         firstName: "Otto",
         lastName: "Boxwell",
-        memberType: "act",
+        memberType: "Act",
       });
       expect(members[0]!.isArchived ?? false).toBe(false);
       const [team] = (await client.listTeams("Outbox Team")).filter((x) => x.name === "Outbox Team");
@@ -210,7 +211,7 @@ describe("provisioning outbox", () => {
         .select()
         .from(provisioningRequests)
         .where(eq(provisioningRequests.userId, "retry-user"));
-      expect(row).toMatchObject({ status: "done" });
+      expect(row, String(row?.lastError)).toMatchObject({ status: "done" });
       expect(row!.attempts).toBeGreaterThanOrEqual(2);
       const found = await client.listMembers({ email: "rita.retry@example.com", includeArchived: true });
       expect(found).toHaveLength(1);
@@ -247,7 +248,8 @@ describe("provisioning outbox", () => {
         .where(eq(provisioningRequests.userId, "bad-user"))
         .orderBy(provisioningRequests.createdAt);
       expect(rowsForUser[0]).toMatchObject({ status: "failed", attempts: 1 });
-      expect(rowsForUser[0]!.lastError).toMatch(/400/);
+      // Refused before it is sent: it does not fit Sigma's createMember.
+      expect(rowsForUser[0]!.lastError).toMatch(/createMember.*email/);
       expect(rowsForUser[1]).toMatchObject({ status: "pending", attempts: 0 });
     },
   );
@@ -266,10 +268,17 @@ describe("provisioning outbox", () => {
             payload: { workbook_name, team_name },
           })
         ).json().data;
-      // Someone made a team in the BI service whose name differs only in case; this service refuses a
-      // second such name: a permanent error.
-      await client.createTeam({ name: "fixable team" });
-      const clash = await addWorkbook("Fix-Second-DDDDDDDDDDDDDDDDDDDDDD", "Fixable Team");
+      // The firm's identity provider (SCIM) deactivated the member with this email in the BI service: only
+      // the firm can bring them back there, so the portal's change fails with the reason.
+      const existing = await client.createMember({
+        email: "fay.fixer@example.com",
+        firstName: "Fay",
+        lastName: "Fixer",
+        memberType: "View",
+        userKind: "embed",
+      });
+      await client.updateMember(existing.memberId, { isInactive: true });
+      const workbook = await addWorkbook("Fix-Second-hPiZspmSJMAnf8GyCctPAE", "Fixable Team");
       const add = await t.app.inject({
         method: "POST",
         url: "/api/admin/addclient",
@@ -282,7 +291,7 @@ describe("provisioning outbox", () => {
           password: "fixable-client-passphrase",
           role: "client",
           privilege: "View",
-          workbookIds: [clash.id],
+          workbookIds: [workbook.id],
         },
       });
       expect(add.statusCode).toBe(201);
@@ -292,17 +301,19 @@ describe("provisioning outbox", () => {
         (await t.app.inject({ method: "GET", url: "/api/admin/clients?q=CL-FIX", headers: admin })).json()[0];
       expect(await listed()).toMatchObject({
         sync_status: "failed",
-        sync_error: expect.stringMatching(/409/),
+        sync_error: expect.stringMatching(/identity provider \(SCIM\)/),
       });
 
-      // The admin renames the clashing team, then retries: the retry carries the new team.
+      // Meanwhile the admin corrects her name (held behind the failed change); the firm reactivates her in
+      // Sigma; the admin retries: the retry carries her current state.
       const edited = await t.app.inject({
         method: "PUT",
-        url: `/api/admin/editworkbook/${clash.id}`,
+        url: "/api/admin/editclient",
         headers: admin,
-        payload: { workbook_name: clash.workbook_name, team_name: "Fixable Team Two" },
+        payload: { cId, clientId: "CL-FIX", firstName: "Fay", lastName: "Fixed", privilege: "View" },
       });
       expect(edited.statusCode).toBe(200);
+      await client.updateMember(existing.memberId, { isInactive: false });
       const retry = await t.app.inject({
         method: "POST",
         url: `/api/admin/resyncclient/${cId}`,
@@ -313,9 +324,8 @@ describe("provisioning outbox", () => {
       await deliverAll(client);
       expect(await listed()).toMatchObject({ sync_status: "synced" });
       const member = await client.findMemberByEmail("fay.fixer@example.com");
-      const [team] = (await client.listTeams("Fixable Team Two")).filter(
-        (x) => x.name === "Fixable Team Two",
-      );
+      expect(member).toMatchObject({ memberId: existing.memberId, lastName: "Fixed" });
+      const [team] = (await client.listTeams("Fixable Team")).filter((x) => x.name === "Fixable Team");
       expect((await client.getTeamMembers(team!.teamId)).map((m) => m.userId)).toEqual([member!.memberId]);
     },
   );

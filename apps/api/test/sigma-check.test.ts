@@ -97,7 +97,8 @@ function run(extraEnv: Record<string, string> = {}) {
   return spawnSync(process.execPath, [tsx, path.join(root, "apps/api/src/scripts/sigma-check.ts")], {
     cwd: root,
     encoding: "utf8",
-    timeout: 60_000,
+    // tsx compiles the command and PGlite opens the database: a minute on a busy machine.
+    timeout: 180_000,
     env: { PATH: process.env.PATH, ...env, ...extraEnv },
   });
 }
@@ -202,7 +203,7 @@ describe("sigma:check", () => {
     }
   });
 
-  it("as a command: exit 0 with the checklist, exit 1 naming what failed", { timeout: 120_000 }, async () => {
+  it("as a command: exit 0 with the checklist, exit 1 naming what failed", { timeout: 400_000 }, async () => {
     // PGlite has one user at a time: the command opens the database itself.
     if (!databaseUrl) await database.close();
     const ok = run();

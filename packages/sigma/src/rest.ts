@@ -72,9 +72,23 @@ function parseAnswer<T extends z.ZodType>(operation: string, schema: T, value: u
   throw new SigmaShapeError(`Sigma's answer to ${operation} does not fit its published shape (${issues}).`);
 }
 
-/** An answer of the BI service that does not fit Sigma's published definition. */
+/**
+ * An answer of the BI service that does not fit Sigma's published definition, or a request of the portal's
+ * that does not (refused before it is sent).
+ */
 export class SigmaShapeError extends Error {
   override name = "SigmaShapeError";
+}
+
+/** The request body as the operation's schema has it, or a `SigmaShapeError` naming the operation. */
+function requestBody<T extends z.ZodType>(operation: string, schema: T, value: unknown): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join(".") || "body"}: ${i.message}`)
+    .join("; ");
+  throw new SigmaShapeError(`The request for ${operation} does not fit Sigma's definition (${issues}).`);
 }
 
 /**
@@ -245,7 +259,7 @@ export class SigmaRestClient {
   }
   createMember(body: TSigmaCreateMember): Promise<TSigmaMember> {
     return this.request("createMember", ZSigmaMemberSchema, "POST", "/v2/members", {
-      body: ZSigmaCreateMemberSchema.parse(body),
+      body: requestBody("createMember", ZSigmaCreateMemberSchema, body),
     });
   }
   getMember(memberId: string): Promise<TSigmaMember> {
@@ -262,7 +276,7 @@ export class SigmaRestClient {
       ZSigmaMemberSchema,
       "PATCH",
       `/v2/members/${encodeURIComponent(memberId)}`,
-      { body: ZSigmaUpdateMemberSchema.parse(body) },
+      { body: requestBody("updateMember", ZSigmaUpdateMemberSchema, body) },
     );
   }
   /** deleteMember: Sigma deactivates (archives) the member; nobody is erased. */
@@ -282,7 +296,7 @@ export class SigmaRestClient {
   }
   createTeam(body: TSigmaCreateTeam): Promise<TSigmaTeam> {
     return this.request("createTeam", ZSigmaCreatedTeamSchema, "POST", "/v2/teams", {
-      body: ZSigmaCreateTeamSchema.parse(body),
+      body: requestBody("createTeam", ZSigmaCreateTeamSchema, body),
     });
   }
   /** getTeamMembers: the team's members by `userId` (their member id). */
@@ -299,7 +313,7 @@ export class SigmaRestClient {
       ZSigmaEmptySchema,
       "PATCH",
       `/v2/teams/${encodeURIComponent(teamId)}/members`,
-      { body: ZSigmaUpdateTeamMembersSchema.parse(body) },
+      { body: requestBody("updateTeamMembers", ZSigmaUpdateTeamMembersSchema, body) },
     );
   }
 
@@ -323,7 +337,7 @@ export class SigmaRestClient {
   /** createGrant: raises a member's or team's access to a document (never lowers it). */
   createGrant(body: TSigmaCreateGrant): Promise<TSigmaGrant> {
     return this.request("createGrant", ZSigmaGrantSchema, "POST", "/v2/grants", {
-      body: ZSigmaCreateGrantSchema.parse(body),
+      body: requestBody("createGrant", ZSigmaCreateGrantSchema, body),
     });
   }
   async deleteGrant(grantId: string): Promise<void> {

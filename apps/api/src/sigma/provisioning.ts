@@ -50,13 +50,9 @@ export function isTransient(error: unknown): boolean {
   // operator's fix (shown on /admin/sync) and goes by itself once they work again.
   if (error instanceof SigmaApiError)
     return error.status === 401 || error.status === 408 || error.status === 429 || error.status >= 500;
-  // The BI service's answer does not fit Sigma's published shape, a malformed row, a workbook the
-  // service does not have: a definite problem for the admin to see and fix, then Retry.
-  return !(
-    error instanceof PayloadError ||
-    error instanceof SigmaShapeError ||
-    error instanceof UnknownWorkbook
-  );
+  // The BI service's answer does not fit Sigma's published shape, a malformed row, a refusal only a
+  // person can fix: a definite problem for the admin to see and fix, then Retry.
+  return !(error instanceof PayloadError || error instanceof SigmaShapeError || error instanceof Refusal);
 }
 
 /** A row whose payload does not fit its kind: the portal's own fault, never worth retrying. */
@@ -246,16 +242,20 @@ async function upsertMember({ client, config, db }: ProvisioningOptions, m: Memb
   await linkMember(db, member);
   // Someone who signs in to Sigma directly keeps their account type, teams and state: Sigma's to manage.
   if (isManagedInSigma(member)) return;
-  // A deactivated member (a person deleted and added again) is brought back.
-  const reactivate = {
-    ...(member.isArchived ? { isArchived: false } : {}),
-    ...(member.isInactive ? { isInactive: false } : {}),
-  };
+  // Archived by the firm's identity provider (SCIM): theirs to bring back, not the portal's.
+  if (member.isInactive) {
+    throw new Refusal(
+      `${m.email} was deactivated in Sigma by the firm's identity provider (SCIM): reactivate them there, then Retry.`,
+    );
+  }
+  // A member the portal deactivated (a person deleted and added again) is brought back.
+  const reactivate = member.isArchived ? { isArchived: false } : {};
   if (
     Object.keys(reactivate).length > 0 ||
     member.firstName !== m.firstName ||
     member.lastName !== m.lastName ||
-    member.memberType !== memberType
+    // Account type names compare without letter case (an org may answer "viewer" for "Viewer").
+    member.memberType.toLowerCase() !== memberType.toLowerCase()
   ) {
     member = await client.updateMember(member.memberId, {
       firstName: m.firstName,
@@ -291,17 +291,21 @@ async function findWorkbook(client: SigmaRestClient, workbookName: string) {
   return (await client.listWorkbooks()).find((w) => w.workbookUrlId === urlId && !w.isArchived);
 }
 
-/** A workbook of the catalogue that is not in the BI service: the admin must fix the name (or publish it). */
-class UnknownWorkbook extends Error {}
+/**
+ * Something only a person can fix: a workbook of the catalogue that is not in the BI service (fix the name,
+ * or publish it), a member deactivated by the firm's identity provider.
+ */
+class Refusal extends Error {}
 
 async function shareWorkbook(client: SigmaRestClient, workbookName: string, teamName: string) {
+  // The team first: embeds name it in their claims, and Sigma refuses a team that does not exist.
+  const teamId = await ensureTeam(client, teamName);
   const workbook = await findWorkbook(client, workbookName);
   if (!workbook) {
-    throw new UnknownWorkbook(
+    throw new Refusal(
       `No workbook in the BI service has the URL id ${urlIdOf(workbookName)} (catalogue name ${workbookName}). Check the name in the catalogue against the workbook's URL in Sigma, then Retry.`,
     );
   }
-  const teamId = await ensureTeam(client, teamName);
   // A workbook's id is its document (inode) id. Any grant to the team already gives at least view.
   const grants = await client.listGrants({ inodeId: workbook.workbookId });
   if (grants.some((g) => g.teamId === teamId)) return;
