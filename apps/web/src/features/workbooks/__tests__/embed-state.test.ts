@@ -5,7 +5,12 @@ import { embedReducer, initialEmbedState } from "../utils/embed-state";
 import type { TEmbedAction, TEmbedState } from "../utils/embed-state";
 
 const message = (m: TEmbedMessage): TEmbedAction => ({ type: "message", message: m });
-const einval = message({ type: "workbook:error", code: "EINVAL", message: "The link was already used." });
+const einvalMessage: TEmbedMessage = {
+  type: "workbook:error",
+  code: "EINVAL",
+  message: "The link was already used.",
+};
+const einval = message(einvalMessage);
 const loaded = (variables: Record<string, string> = {}) =>
   message({ type: "workbook:loaded", workbook: { variables } });
 const run = (...actions: TEmbedAction[]): TEmbedState => actions.reduce(embedReducer, initialEmbedState);
@@ -287,7 +292,7 @@ describe("embedReducer: renewal before the session ends", () => {
       (s) => fromNext(s, loadedMessage),
       (s) => ({ type: "swap", attempt: s.renewal!.attempt }),
     );
-    const old: TEmbedAction = { type: "message", message: einval.message, attempt: 0 };
+    const old: TEmbedAction = { type: "message", message: einvalMessage, attempt: 0 };
     expect(embedReducer(swapped, old)).toBe(swapped);
     expect(embedReducer(swapped, { type: "timeout", attempt: 0 })).toBe(swapped);
   });
@@ -365,7 +370,7 @@ describe("embedReducer: renewal before the session ends", () => {
 
   it("an EINVAL of the current frame during a renewal reopens as before, dropping the renewal", () => {
     const renewing = embedReducer(viewing, renew);
-    const reopened = apply(renewing, (s) => fromCurrent(s, einval.message));
+    const reopened = apply(renewing, (s) => fromCurrent(s, einvalMessage));
     expect(reopened).toMatchObject({ attempt: 2, minted: 2, phase: "loading", renewal: null });
     // The dropped renewal's frame has nothing more to say.
     expect(embedReducer(reopened, { type: "message", message: loadedMessage, attempt: 1 })).toBe(reopened);

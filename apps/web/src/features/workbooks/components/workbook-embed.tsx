@@ -189,7 +189,10 @@ export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
   const onFrameLoad = (loaded: string) => setPagesLoaded((pages) => [...pages.slice(-3), loaded]);
   const waiting = src !== undefined && state.phase === "loading";
   useLoadWatch(dispatch, attempt, src, waiting, src !== undefined && pagesLoaded.includes(src));
-  const nextWaiting = nextSrc !== undefined && renewal?.phase === "loading";
+  // The next frame of a renewal may take the rest of the current session to load (nobody waits for it, and
+  // a busy service is slow, not broken); once that has ended, the person waits behind the skeleton, and the
+  // same timers as for any frame apply.
+  const nextWaiting = nextSrc !== undefined && renewal?.phase === "loading" && state.ended;
   useLoadWatch(
     dispatch,
     nextAttempt,

@@ -16,8 +16,10 @@ import type { TEmbedMessage, TEmbedSelection, TEmbedVariables } from "./embed-me
  *   current frame stays on screen, usable, until the next one has loaded, shown its selection and its data
  *   (or `SWAP_WAIT_MS` after loading, whichever is first), and the two are then swapped in one render. Only
  *   when the current session has already ended (`ended`: a late timer, a slow renewal) is the skeleton shown
- *   over it meanwhile. A renewal that fails is not tried again: the current frame stays until its session
- *   ends, then the view says so with 'Try again'. A frame that reaches its end unrenewed says the same.
+ *   over it meanwhile, and only then do the load timers run for the next frame. A renewal that fails (its
+ *   mint, an error of its frame, its load timers) is not tried again: the current frame stays until its
+ *   session ends, then the view says so with 'Try again'. A frame that reaches its end unrenewed says the
+ *   same.
  * - Control values the frame reports are kept so that a new frame opens with what the person had chosen;
  *   so is the page or element last selected (`workbook:selectednodeid:onchange`), which the view posts back
  *   to the new frame (`workbook:selectednodeid:update`) once it has loaded.
