@@ -1,7 +1,7 @@
 import path from "node:path";
 
 /**
- * Ports of the server under test. `E2E_PORT_BASE` moves all three, so two checkouts on one machine can run
+ * Ports of the server under test. `E2E_PORT_BASE` moves them all, so two checkouts on one machine can run
  * their journeys at the same time.
  */
 const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 3210);
@@ -10,6 +10,12 @@ export const E2E_SMTP_PORT = PORT_BASE - 684;
 /** The built-in analytics server that `scripts/start.mjs` runs beside the portal (not the default 3100). */
 export const E2E_ANALYTICS_PORT = PORT_BASE + 1;
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+/**
+ * The portal and analytics server a journey starts for itself when it needs settings the suite's server
+ * does not have (e2e/support/portal-instance.ts): one-minute workbook sessions.
+ */
+export const E2E_SHORT_SESSION_PORT = PORT_BASE + 2;
+export const E2E_SHORT_SESSION_ANALYTICS_PORT = PORT_BASE + 3;
 /** Failed sign-ins per account before the lock-out (SIGNIN_MAX_FAILURES of the server under test). */
 export const E2E_SIGNIN_MAX_FAILURES = 5;
 /**
