@@ -79,6 +79,7 @@ describe("add client", () => {
       sync_status: "pending",
       sync_error: null,
       sync_waiting_since: null,
+      managed_in_sigma: false,
       two_factor_enabled: false,
     });
     expect(res.body).not.toMatch(/password|argon2/i);
@@ -102,7 +103,8 @@ describe("add client", () => {
       last_name: payload.lastName,
     });
     expect(claims.teams).not.toContain("Forged Team Name");
-    expect(claims.exp! - claims.iat!).toBeLessThanOrEqual(300);
+    // An embed session of SIGMA_EMBED_SESSION_SECONDS (an hour by default); the URL itself works once.
+    expect(claims.exp! - claims.iat!).toBe(3600);
     expect(typeof claims.jti).toBe("string");
 
     // The new client signs in with the password the admin set, as a client.

@@ -60,9 +60,11 @@ describe("/api/admin/sync", () => {
     expect(list.statusCode).toBe(200);
     expect(list.headers["x-total-count"]).toBe("2");
     const [team, member] = list.json();
+    // The workbook's sharing with its team (the team made if missing), named as the admin knows it.
     expect(team).toMatchObject({
-      kind: "team.upsert",
-      subject: "Sync Page Team",
+      kind: "workbook.share",
+      subject: "Sync-Page-HHHHHHHHHHHHHHHHHHHHHH",
+      team_name: "Sync Page Team",
       person: null,
       status: "pending",
     });

@@ -169,7 +169,7 @@ describe("provision-and-embed", () => {
 });
 
 describe("view as client", () => {
-  it("mints the client's own embed, read-only, for an admin only, and audits embed.view_as", async () => {
+  it("mints exactly the client's own embed claims, for an admin only, and audits embed.view_as", async () => {
     const admin = await headersFor(t, "admin");
     const clients = (await t.app.inject({ method: "GET", url: "/api/admin/clients", headers: admin })).json();
     const marcusRow = clients.find((c: { client_id: string }) => c.client_id === marcus.clientId);
@@ -185,11 +185,27 @@ describe("view as client", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("no-store");
     const { payload } = await jwtVerify(new URL(res.json().embedUrl).searchParams.get(":jwt")!, secret);
-    // Marcus has the Analyze privilege; viewing as him is read-only.
+    // Claims belong to the Sigma user (decision 017): exactly what Marcus's own embed carries, so viewing
+    // as him never rewrites his account type (Analyze), teams or attributes.
+    const own = await t.app.inject({
+      method: "POST",
+      url: "/api/sigma/provision-and-embed",
+      headers: await signedIn(marcus.email, marcus.password),
+      payload: { workbookId: tax.workbookName },
+    });
+    const { payload: ownClaims } = await jwtVerify(
+      new URL(own.json().embedUrl).searchParams.get(":jwt")!,
+      secret,
+    );
+    const userClaims = (claims: Record<string, unknown>) => {
+      const { jti: _jti, iat: _iat, exp: _exp, ...rest } = claims;
+      return rest;
+    };
+    expect(userClaims(payload)).toEqual(userClaims(ownClaims));
     expect(payload).toMatchObject({
       sub: marcus.email,
       user_attributes: { client_id: marcus.clientId },
-      account_type: "View",
+      account_type: "Analyze",
     });
     const [row] = await database.db
       .select()

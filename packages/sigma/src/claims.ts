@@ -47,7 +47,8 @@ export const ZEmbedClaimsSchema = z
     first_name: z.string().max(200).optional(),
     last_name: z.string().max(200).optional(),
     eval_connection_id: z.string().optional(),
-    ver: z.string().optional(),
+    /** Sigma accepts "1.0" (the default) and "1.1". */
+    ver: z.enum(["1.0", "1.1"]).optional(),
     aud: z.union([z.string(), z.array(z.string())]).optional(),
     iss: z.string().optional(),
   })

@@ -29,6 +29,7 @@ export const ZEmbedUiParamsSchema = z
     hide_explore_toggle: z.boolean(),
     hide_tooltip: z.boolean(),
     lng: z.string().min(2).max(20),
+    lng_variant: z.string().min(1).max(40),
     responsive_height: z.boolean(),
   })
   .partial();

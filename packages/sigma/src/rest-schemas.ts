@@ -156,7 +156,7 @@ export const ZSigmaCreatedTeamSchema = ZSigmaTeamSchema.extend({
 
 /** createTeam's body: only `name` is required. */
 export const ZSigmaCreateTeamSchema = z.object({
-  name: text.trim().min(1),
+  name: text.min(1),
   description: text.optional(),
   members: z.array(text.min(1)).optional(),
   createTeamFolder: z.boolean().optional(),
@@ -281,7 +281,8 @@ export const ZSigmaListGrantsQuerySchema = z.object({
 
 /** createGrant's body: a member or a team, a permission, a document. It only ever raises access. */
 export const ZSigmaCreateGrantSchema = z.object({
-  grantee: z.union([z.object({ memberId: text.min(1) }), z.object({ teamId: text.min(1) })]),
+  // oneOf: a member or a team, never both.
+  grantee: z.union([z.strictObject({ memberId: text.min(1) }), z.strictObject({ teamId: text.min(1) })]),
   permission: ZSigmaPermissionSchema,
   inodeId: text.min(1),
   tagId: text.optional(),
