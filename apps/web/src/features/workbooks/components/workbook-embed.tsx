@@ -162,12 +162,17 @@ export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
   const loadedFrame = state.phase === "loaded" ? src : undefined;
   const { restore, update } = state;
   useEffect(() => {
+    const message = selectNodeMessage(restore);
     const target = frameIn(sectionRef.current, attempt)?.element.contentWindow;
-    if (!loadedFrame || !target || !origin) return;
-    for (const message of [selectNodeMessage(restore), variablesUpdateMessage(update)]) {
-      if (message) target.postMessage(message, origin);
-    }
-  }, [loadedFrame, restore, update, origin, attempt]);
+    if (!loadedFrame || !message || !target || !origin) return;
+    target.postMessage(message, origin);
+  }, [loadedFrame, restore, origin, attempt]);
+  useEffect(() => {
+    const message = variablesUpdateMessage(update);
+    const target = frameIn(sectionRef.current, attempt)?.element.contentWindow;
+    if (!loadedFrame || !message || !target || !origin) return;
+    target.postMessage(message, origin);
+  }, [loadedFrame, update, origin, attempt]);
 
   // The next frame of a renewal is asked for the selection as soon as it has loaded (before it is shown).
   const nextLoaded = renewal?.phase === "loaded" ? nextSrc : undefined;
