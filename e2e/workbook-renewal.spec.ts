@@ -198,22 +198,22 @@ async function choosePeriod(page: Page) {
 test("a workbook left open past its session is renewed in place, keeping the period; a refused renewal ends with Try again; an ended portal session signs out", async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const refused = JSON.stringify({ error: "The analytics service is busy. Please try again." });
-  // Opened one after the other (three first loads at once can outlast the load timeout on a busy machine);
-  // each then lives its own session.
-  const renewed = await openWorkbook(browser);
-  const unrenewed = await openWorkbook(browser, (call) =>
-    call === 1 ? { status: 503, body: refused } : undefined,
+  // Opened one after the other (three first loads at once can outlast the load timeout on a busy machine),
+  // each going on with its own session as soon as it is open.
+  const renewedOpen = openWorkbook(browser);
+  const unrenewedOpen = renewedOpen.then(() =>
+    openWorkbook(browser, (call) => (call === 1 ? { status: 503, body: refused } : undefined)),
   );
-  const signedOut = await openWorkbook(browser);
-
-  const first = await frameSrc(renewed.page);
-  const firstClaims = claimsOf(first);
-  expect(firstClaims.exp - firstClaims.iat).toBe(SESSION_SECONDS);
+  const signedOutOpen = unrenewedOpen.then(() => openWorkbook(browser));
 
   const renewal = (async () => {
+    const renewed = await renewedOpen;
     const { page } = renewed;
+    const first = await frameSrc(page);
+    const firstClaims = claimsOf(first);
+    expect(firstClaims.exp - firstClaims.iat).toBe(SESSION_SECONDS);
     const period = await choosePeriod(page);
     const ended = new Promise<void>((resolve) => {
       // Past the first frame's end (and its analytics session's), with a few seconds to spare.
@@ -253,6 +253,7 @@ test("a workbook left open past its session is renewed in place, keeping the per
   })();
 
   const refusedRenewal = (async () => {
+    const unrenewed = await unrenewedOpen;
     const { page } = unrenewed;
     const period = await choosePeriod(page);
     const src = await frameSrc(page);
@@ -283,6 +284,7 @@ test("a workbook left open past its session is renewed in place, keeping the per
   })();
 
   const portalSessionEnded = (async () => {
+    const signedOut = await signedOutOpen;
     const { page } = signedOut;
     // The portal session ends (signed out elsewhere): the renewal's mint is refused with 401, and the
     // person is sent to sign in, once.
