@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { startAnalyticsServer, type AnalyticsServer } from "@portal/analytics";
 import { DEMO_WORKBOOKS } from "@portal/contracts/demo";
-import { loadOrCreateLocalSigmaCredentials, SigmaRestClient, ZSigmaMemberSchema } from "@portal/sigma";
+import { loadOrCreateLocalSigmaCredentials, SigmaRestClient } from "@portal/sigma";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";

@@ -1,4 +1,3 @@
-import { ZSigmaMemberSchema } from "@portal/sigma";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, portalClient, startCluster, type Cluster } from "./cluster.ts";

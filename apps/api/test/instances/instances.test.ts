@@ -1,5 +1,4 @@
 import { DEMO_WORKBOOKS } from "@portal/contracts/demo";
-import { ZSigmaMemberSchema } from "@portal/sigma";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, portalClient, startCluster, type Cluster } from "./cluster.ts";
