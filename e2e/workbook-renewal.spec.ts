@@ -124,6 +124,23 @@ async function watchForExpiredPage(page: Page, stop: Promise<unknown>) {
   return { reads, shown };
 }
 
+/**
+ * Waits for the workbook to be shown. On a busy machine a load can outlast the view's load timers (9 s in
+ * all, 4 s after the frame's page loaded; the suite's other workbook journeys meet them too); that is not
+ * what this journey is about, so after either failure it tries again, once.
+ */
+async function expectLoaded(page: Page) {
+  const area = workbookArea(page);
+  await expect(area).toHaveAttribute("data-embed-state", /loaded|failed/, { timeout: 30_000 });
+  if ((await area.getAttribute("data-embed-state")) === "failed") {
+    await expect(page.getByRole("alert")).toContainText(
+      /The workbook is taking too long to load\.|The analytics service did not open this workbook\./,
+    );
+    await page.getByRole("button", { name: "Try again" }).click();
+  }
+  await expectWorkbookLoaded(page, portfolio.label);
+}
+
 type TClient = {
   page: Page;
   /** Statuses of the page's embed URL requests once the workbook was shown, in order. */
@@ -165,15 +182,7 @@ async function openWorkbook(
     return route.fulfill({ response });
   });
   await page.goto("/");
-  // A first load on a busy machine can outlast the view's 9 s load timeout (the suite's other workbook
-  // journeys meet it too); that is not what this journey is about, so it tries again once.
-  const area = workbookArea(page);
-  await expect(area).toHaveAttribute("data-embed-state", /loaded|failed/, { timeout: 30_000 });
-  if ((await area.getAttribute("data-embed-state")) === "failed") {
-    await expect(page.getByRole("alert")).toContainText("taking too long");
-    await page.getByRole("button", { name: "Try again" }).click();
-  }
-  await expectWorkbookLoaded(page, portfolio.label);
+  await expectLoaded(page);
   await restartAreaRecord(page);
   shown = true;
   return { page, mints, firstMintAt: () => firstMintAt };
@@ -273,8 +282,11 @@ test("a workbook left open past its session is renewed in place, keeping the per
 
     // Try again opens the workbook where the person left it.
     await ended.getByRole("button", { name: "Try again" }).click();
-    await expectWorkbookLoaded(page, portfolio.label);
-    expect(unrenewed.mints).toEqual([503, 200]);
+    await expectLoaded(page);
+    const [refusedStatus, ...reopened] = unrenewed.mints;
+    expect(refusedStatus).toBe(503);
+    expect(reopened.length).toBeGreaterThan(0);
+    expect(new Set(reopened)).toEqual(new Set([200]));
     expect(await frameSrc(page)).toContain(`&Period=${period.value}`);
     await expect(workbookFrame(page, portfolio.label).contentFrame().getByLabel("Period from")).toHaveValue(
       period.from,
