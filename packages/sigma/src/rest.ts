@@ -61,15 +61,21 @@ export interface SigmaRestClientOptions {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+/** A zod error's first issues, as one line naming each field. */
+function issuesOf(error: z.ZodError, root: string): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join(".") || root}: ${i.message}`)
+    .join("; ");
+}
+
 /** Reads an answer with its operation's schema; an answer that does not fit is reported with the operation. */
 function parseAnswer<T extends z.ZodType>(operation: string, schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.join(".") || "answer"}: ${i.message}`)
-    .join("; ");
-  throw new SigmaShapeError(`Sigma's answer to ${operation} does not fit its published shape (${issues}).`);
+  throw new SigmaShapeError(
+    `Sigma's answer to ${operation} does not fit its published shape (${issuesOf(parsed.error, "answer")}).`,
+  );
 }
 
 /**
@@ -84,11 +90,9 @@ export class SigmaShapeError extends Error {
 function requestBody<T extends z.ZodType>(operation: string, schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.join(".") || "body"}: ${i.message}`)
-    .join("; ");
-  throw new SigmaShapeError(`The request for ${operation} does not fit Sigma's definition (${issues}).`);
+  throw new SigmaShapeError(
+    `The request for ${operation} does not fit Sigma's definition (${issuesOf(parsed.error, "body")}).`,
+  );
 }
 
 /**

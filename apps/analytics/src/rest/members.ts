@@ -7,12 +7,10 @@ import { endEmbedSessions } from "../embed/members.ts";
 import { assertAccountType } from "./account-types.ts";
 import {
   ApiError,
-  DEFAULT_PAGE_SIZE,
+  arrayOrPage,
   ZPagingQuerySchema,
   auditFields,
-  decodePageToken,
   isUniqueViolation,
-  nextPageToken,
   parse,
   whereClause,
   zQueryBoolean,
@@ -85,31 +83,12 @@ async function listMembers(ctx: RestContext, query: unknown) {
     !q.includeArchived && "not is_archived",
     !q.includeInactive && "not is_inactive",
   ]);
-  const order = "order by created_at, member_id";
-  // Without `limit` (or `page`) the definition's first form: one bare array of every member.
-  if (q.limit === undefined && q.page === undefined) {
-    const all = await ctx.db.query<MemberRow>(
-      `select * from analytics.members ${where.sql} ${order}`,
-      where.params,
-    );
-    return all.rows.map((r) => toMember(r, ctx));
-  }
-  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
-  const offset = decodePageToken(q.page);
-  const n = where.params.length;
-  const [total, rows] = await Promise.all([
-    ctx.db.query<{ n: number }>(
-      `select count(*)::int as n from analytics.members ${where.sql}`,
-      where.params,
-    ),
-    ctx.db.query<MemberRow>(
-      `select * from analytics.members ${where.sql} ${order} limit $${n + 1} offset $${n + 2}`,
-      [...where.params, limit, offset],
-    ),
-  ]);
-  const entries = rows.rows.map((r) => toMember(r, ctx));
-  // The page form of listMembers is `{entries, nextPage}` only.
-  return { entries, nextPage: nextPageToken(offset, entries.length, total.rows[0]?.n ?? 0) ?? null };
+  return arrayOrPage<MemberRow, TSigmaMember>(
+    ctx,
+    { table: "analytics.members", where, order: "order by created_at, member_id" },
+    q,
+    (r) => toMember(r, ctx),
+  );
 }
 
 async function createMember(ctx: RestContext, body: unknown): Promise<TSigmaMember> {

@@ -110,6 +110,36 @@ export function pageAnswer<T>(entries: T[], offset: number, total: number) {
 }
 
 /**
+ * listMembers and listTeams answer `oneOf` a bare array of every row (no `limit` nor `page`: the
+ * definition's first form) or a page of `{entries, nextPage}` only (its second form, without `total`).
+ */
+export async function arrayOrPage<R extends object, T>(
+  ctx: RestContext,
+  query: { table: string; where: { sql: string; params: unknown[] }; order: string },
+  paging: { limit?: number | undefined; page?: string | undefined },
+  map: (row: R) => T,
+): Promise<T[] | { entries: T[]; nextPage: string | null }> {
+  const { table, where, order } = query;
+  if (paging.limit === undefined && paging.page === undefined) {
+    const all = await ctx.db.query<R>(`select * from ${table} ${where.sql} ${order}`, where.params);
+    return all.rows.map(map);
+  }
+  const limit = paging.limit ?? DEFAULT_PAGE_SIZE;
+  const offset = decodePageToken(paging.page);
+  const n = where.params.length;
+  const [total, rows] = await Promise.all([
+    ctx.db.query<{ n: number }>(`select count(*)::int as n from ${table} ${where.sql}`, where.params),
+    ctx.db.query<R>(`select * from ${table} ${where.sql} ${order} limit $${n + 1} offset $${n + 2}`, [
+      ...where.params,
+      limit,
+      offset,
+    ]),
+  ]);
+  const entries = rows.rows.map(map);
+  return { entries, nextPage: nextPageToken(offset, entries.length, total.rows[0]?.n ?? 0) ?? null };
+}
+
+/**
  * A `WHERE` clause from conditions, each `[sql with one $?, value]` or a plain SQL text; false/undefined
  * entries are skipped. Parameters are numbered from `first`.
  */

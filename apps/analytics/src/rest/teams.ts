@@ -10,12 +10,12 @@ import {
 import type { Queryable } from "../db/database.ts";
 import {
   ApiError,
+  arrayOrPage,
   DEFAULT_PAGE_SIZE,
   ZPagingQuerySchema,
   auditFields,
   decodePageToken,
   isUniqueViolation,
-  nextPageToken,
   pageAnswer,
   parse,
   whereClause,
@@ -87,28 +87,12 @@ async function listTeams(ctx: RestContext, query: unknown) {
     q.description !== undefined && ["description = $?", q.description],
     q.visibility !== undefined && ["visibility = $?", q.visibility],
   ]);
-  const order = "order by created_at, team_id";
-  // Without `limit` (or `page`) one bare array, as the definition's first form.
-  if (q.limit === undefined && q.page === undefined) {
-    const all = await ctx.db.query<TeamRow>(
-      `select * from analytics.teams ${where.sql} ${order}`,
-      where.params,
-    );
-    return all.rows.map((r) => toTeam(r, ctx));
-  }
-  const limit = q.limit ?? DEFAULT_PAGE_SIZE;
-  const offset = decodePageToken(q.page);
-  const n = where.params.length;
-  const total = await ctx.db.query<{ n: number }>(
-    `select count(*)::int as n from analytics.teams ${where.sql}`,
-    where.params,
+  return arrayOrPage<TeamRow, ReturnType<typeof toTeam>>(
+    ctx,
+    { table: "analytics.teams", where, order: "order by created_at, team_id" },
+    q,
+    (r) => toTeam(r, ctx),
   );
-  const rows = await ctx.db.query<TeamRow>(
-    `select * from analytics.teams ${where.sql} ${order} limit $${n + 1} offset $${n + 2}`,
-    [...where.params, limit, offset],
-  );
-  const entries = rows.rows.map((r) => toTeam(r, ctx));
-  return { entries, nextPage: nextPageToken(offset, entries.length, total.rows[0]?.n ?? 0) ?? null };
 }
 
 async function createTeam(ctx: RestContext, body: unknown) {
