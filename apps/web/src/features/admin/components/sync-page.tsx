@@ -208,7 +208,7 @@ function ManagedInSigma() {
           <li key={`${p.type}:${p.business_id}`}>
             <Link
               to={`/admin/edit-${p.type}?id=${encodeURIComponent(p.business_id)}`}
-              className="inline-flex rounded-full bg-slate-100 px-3 py-1 text-navy-900 underline-offset-4 hover:underline"
+              className="inline-block rounded-full bg-slate-100 px-3 py-1 text-navy-900 underline-offset-4 hover:underline"
             >
               {p.name}
               <span className="ml-1 text-slate-600">
