@@ -24,6 +24,8 @@ import { personKinds, type PersonKind } from "./kinds.ts";
 import { addPerson, deletePerson, editPerson, findPerson, listPeople } from "./people.ts";
 import { adminErrorResponses } from "../lib/error-responses.ts";
 
+/** The registration frame's embed session (it is loaded once, hidden, in the admin's browser). */
+const REGISTRATION_SESSION_MS = 5 * 60_000;
 export interface PeopleRoutesOptions {
   auth: Auth;
   db: Database;
@@ -176,7 +178,10 @@ function personRoutes(
     const identity = await embedIdentityForUser(db, userId);
     const first = identity?.workbooks[0];
     if (!identity || !first) return { embedUrl: null };
-    const minted = await embedder.mint(identity.user, first.workbookName);
+    // The frame only has to load once, in the admin's browser: a five-minute session, not a reading one.
+    const minted = await embedder.mint(identity.user, first.workbookName, {
+      notAfter: new Date(Date.now() + REGISTRATION_SESSION_MS),
+    });
     await recordAudit(db, {
       action: "embed.issued",
       outcome: "success",
