@@ -38,6 +38,8 @@ export async function startPortalInstance(options: {
       PUBLIC_URL: url,
       DATA_DIR: path.join(runDir(), options.name),
       DEMO_DATA: "on",
+      // The smallest demo firm: this instance starts beside the suite's own, on the same cores.
+      ANALYTICS_DEMO_SIZE: "tiny",
       ANALYTICS_PORT: String(options.analyticsPort),
       LOG_LEVEL: "warn",
       AUTH_IP_LIMIT_PER_MINUTE: "1000",
