@@ -28,6 +28,9 @@ interface PersonRow {
 const BI_KIND = (alias: "c" | "e") =>
   sql.raw(`(select b.user_kind from bi_members b where b.email = lower(${alias}.email)) as bi_user_kind`);
 
+/** A linked member of another kind than `embed` also signs in to Sigma directly (decision 017). */
+const managedInSigma = (userKind: string | null | undefined) => userKind != null && userKind !== "embed";
+
 function build(row: PersonRow | undefined, attribute: "client_id" | "client_ids"): EmbedIdentity | null {
   if (!row) return null;
   const workbooks = row.workbooks ?? [];
@@ -41,7 +44,7 @@ function build(row: PersonRow | undefined, attribute: "client_id" | "client_ids"
       teams: [...new Set(workbooks.map((w) => w.teamName))].sort(),
       // Row-level security in the BI service reads these; they come from the database only.
       userAttributes: { [attribute]: clientIds.join(",") },
-      managedInSigma: row.bi_user_kind !== null && row.bi_user_kind !== "embed",
+      managedInSigma: managedInSigma(row.bi_user_kind),
     },
     workbooks,
     clientIds,
@@ -138,7 +141,7 @@ export async function viewingIdentity(db: Executor, principal: Principal): Promi
       privilege: "View",
       teams: [...new Set(catalogue.map((w) => w.teamName))].sort(),
       userAttributes: { client_ids: "" },
-      managedInSigma: linked !== undefined && linked.user_kind !== "embed",
+      managedInSigma: managedInSigma(linked?.user_kind),
       linked: linked !== undefined,
     },
     workbooks: catalogue,

@@ -11,6 +11,7 @@ import { viewingIdentity, type EmbedIdentity } from "../access/embed-identity.ts
 import { sql } from "drizzle-orm";
 import { createAuditAppender } from "../audit/audit.ts";
 import { enqueueOutbox } from "../outbox/requests.ts";
+import { rows } from "../admin/shared.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../lib/errors.ts";
 import type { Principal } from "../plugins/authenticate.ts";
@@ -33,10 +34,12 @@ export interface EmbedRoutesOptions {
 /** Queues one lookup of an admin's email in the BI service, unless one is already waiting. */
 async function queueAdminLink(db: Database, email: string) {
   const subject = email.toLowerCase();
-  const waiting = await db.execute(sql`
-    select 1 from provisioning_requests
-     where kind = 'member.link' and subject = ${subject} and status <> 'done' limit 1`);
-  if ((waiting as unknown as { rows: unknown[] }).rows.length === 0) {
+  const waiting = rows<unknown>(
+    await db.execute(sql`
+      select 1 from provisioning_requests
+       where kind = 'member.link' and subject = ${subject} and status <> 'done' limit 1`),
+  );
+  if (waiting.length === 0) {
     await enqueueOutbox(db, { kind: "member.link", payload: { email } });
   }
 }
