@@ -7,7 +7,7 @@ import fastifyCompress from "@fastify/compress";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
-import { signInPathOf } from "@portal/contracts";
+import { httpStatusCode, signInPathOf } from "@portal/contracts";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
@@ -27,7 +27,7 @@ import { createAuth, type Auth } from "./auth/auth.ts";
 import type { AppConfig } from "./config.ts";
 import { countMigrations, type DatabaseHandle } from "./db/client.ts";
 import { canonicalRequestTarget, isUnder, pathOf } from "./lib/canonical-url.ts";
-import { AppError, codeForStatus, forbidden, unauthenticated } from "./lib/errors.ts";
+import { AppError, forbidden, unauthenticated } from "./lib/errors.ts";
 import { redactUrl } from "./lib/redact.ts";
 import { createSharedStore } from "./lib/redis.ts";
 import { toWebHeaders } from "./lib/web-request.ts";
@@ -191,7 +191,7 @@ export async function buildApp({
       // Fastify's own refusals (413 body too large, 415 media type, empty JSON body...): readable already.
       return reply
         .status(status)
-        .send({ error: (error as Error).message, code: codeForStatus(status), requestId: request.id });
+        .send({ error: (error as Error).message, code: httpStatusCode(status), requestId: request.id });
     }
     request.log.error({ err: error }, "request failed");
     return reply.status(status >= 500 ? status : 500).send({

@@ -2,6 +2,7 @@ export * from "./auth.ts";
 export * from "./provision.ts";
 export * from "./config.ts";
 export * from "./errors.ts";
+export * from "./error-codes.ts";
 export {
   ALL_FIELDS_REQUIRED,
   DEFAULT_PAGE_SIZE,

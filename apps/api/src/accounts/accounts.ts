@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.ts";
 import type { Database, Executor, Transaction } from "../db/client.ts";
 import { accounts, clients, employees, sessions, users } from "../db/schema.ts";
-import type { ApiErrorCode } from "../lib/error-codes.ts";
+import type { ApiErrorCode } from "@portal/contracts";
 import { AppError } from "../lib/errors.ts";
 import { hashPassword, passwordProblem, verifyPassword, type PasswordOwner } from "./password.ts";
 

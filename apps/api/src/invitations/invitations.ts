@@ -13,7 +13,7 @@ import type { Database, Executor, Transaction } from "../db/client.ts";
 import { invitations, users } from "../db/schema.ts";
 import { PERSON_KIND } from "../people/kinds.ts";
 import { findPerson, personRecord } from "../people/people.ts";
-import type { ApiErrorCode } from "../lib/error-codes.ts";
+import type { ApiErrorCode } from "@portal/contracts";
 import { AppError } from "../lib/errors.ts";
 import { invitationTokenHash, newInvitationToken } from "./tokens.ts";
 

@@ -23,7 +23,7 @@ import { inArray, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Executor, Transaction } from "../db/client.ts";
 import { clients, clientWorkbooks, employeeClients, workbooks } from "../db/schema.ts";
-import type { ApiErrorCode } from "../lib/error-codes.ts";
+import type { ApiErrorCode } from "@portal/contracts";
 import { AppError } from "../lib/errors.ts";
 import { rows } from "../admin/shared.ts";
 

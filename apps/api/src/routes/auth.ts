@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { httpStatusCode, isApiErrorCode, type ApiErrorCode } from "@portal/contracts";
 import type { Auth } from "../auth/auth.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { AppConfig } from "../config.ts";
@@ -28,12 +29,12 @@ async function portalErrorBody(response: Response, request: FastifyRequest): Pro
       : typeof body?.message === "string" && body.message
         ? body.message
         : response.statusText || "The request was refused.";
-  const code =
-    typeof body?.code === "string" && body.code
-      ? body.code
-      : response.status === 429
-        ? "RATE_LIMITED"
-        : `HTTP_${response.status}`;
+  // Only codes on the contract's list reach the client; another becomes its status's name.
+  const code: ApiErrorCode = isApiErrorCode(body?.code)
+    ? body.code
+    : response.status === 429
+      ? "RATE_LIMITED"
+      : httpStatusCode(response.status);
   return JSON.stringify({ error: message, code, message, requestId: request.id });
 }
 

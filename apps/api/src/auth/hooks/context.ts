@@ -1,7 +1,7 @@
 import type { createAuthMiddleware } from "better-auth/api";
 import { APIError, getSessionFromCtx } from "better-auth/api";
 import { auditSourceFromHeaders, type AuditSource } from "../../audit/audit.ts";
-import type { ApiErrorCode } from "../../lib/error-codes.ts";
+import type { ApiErrorCode } from "@portal/contracts";
 import type { TotpClaim } from "../two-factor.ts";
 
 /** The context Better Auth hands a hook: the matched endpoint's path, its parsed body (any encoding), … */
@@ -142,7 +142,7 @@ export function isAudited(error: unknown): boolean {
   return typeof error === "object" && error !== null && audited.has(error);
 }
 
-/** A refusal as Better Auth answers it, with one of the API's typed codes (`lib/error-codes.ts`). */
+/** A refusal as Better Auth answers it, with one of the API's typed codes (`@portal/contracts` error-codes.ts). */
 export function authError(
   status: ConstructorParameters<typeof APIError>[0],
   code: ApiErrorCode,

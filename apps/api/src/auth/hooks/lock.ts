@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from "../../lib/error-codes.ts";
+import type { ApiErrorCode } from "@portal/contracts";
 import { recordAudit } from "../../audit/audit.ts";
 import type { Database } from "../../db/client.ts";
 import type { AccountLimits } from "../account-limits.ts";
