@@ -2,7 +2,7 @@ import type { Database, Queryable } from "./database.ts";
 import { quoteIdent } from "./database.ts";
 
 /**
- * Row-level security for the demo data (decision record docs/decisions/0100-analytics-row-security.md).
+ * Row-level security for the demo data (decision record docs/decisions/019-analytics-row-security.md).
  *
  * Element queries run as a NOLOGIN, non-owner, read-only role with `SET LOCAL ROLE` inside a transaction
  * that is always rolled back. The client ids the request may see are written, before the role switch, to
