@@ -6,7 +6,7 @@
 import { ZAuditListQuerySchema } from "@portal/contracts";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
-import { auditPageQuery } from "../src/admin/audit.ts";
+import { auditPageQuery } from "../src/audit/queries.ts";
 import { appendChained, type PendingRow } from "../src/audit/chain.ts";
 import type { Database } from "../src/db/client.ts";
 

@@ -22,7 +22,7 @@ import autocannon from "autocannon";
 import { DEMO_CLIENTS, DEMO_WORKBOOKS } from "@portal/contracts/demo";
 import Fastify from "fastify";
 import { sql } from "drizzle-orm";
-import { rows } from "../src/admin/shared.ts";
+import { rows } from "../src/db/rows.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createPglite, fromPglite, fromPostgres, type DatabaseHandle } from "../src/db/client.ts";

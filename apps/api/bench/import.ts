@@ -17,7 +17,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { ensureUser } from "../src/accounts/accounts.ts";
 import { hashPassword } from "../src/accounts/password.ts";
-import { rows } from "../src/admin/shared.ts";
+import { rows } from "../src/db/rows.ts";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createPglite, fromPglite, fromPostgres, type DatabaseHandle } from "../src/db/client.ts";

@@ -10,7 +10,7 @@ import { ZClientListQuerySchema } from "@portal/contracts";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { clientKind } from "../src/people/kinds.ts";
-import { personListQuery } from "../src/people/people.ts";
+import { personListQuery } from "../src/people/lists.ts";
 import { buildApp } from "../src/app.ts";
 import { ensureUser } from "../src/accounts/accounts.ts";
 import { loadConfig } from "../src/config.ts";

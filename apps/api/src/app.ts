@@ -1,51 +1,43 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants as zlibConstants } from "node:zlib";
 import fastifyCompress from "@fastify/compress";
-import fastifyStatic from "@fastify/static";
-import fastifySwagger from "@fastify/swagger";
-import fastifySwaggerUi from "@fastify/swagger-ui";
-import { httpStatusCode, signInPathOf } from "@portal/contracts";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from "fastify-type-provider-zod";
-import helmet from "helmet";
-import { ZodError } from "zod";
-import { AccessCache } from "./access/access-cache.ts";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { createBrandingStore } from "./branding/store.ts";
-import type { EmbedIdentity } from "./access/embed-identity.ts";
-import { recordRefusal } from "./access/refusal-audit.ts";
 import { auditChainKey, useAuditChainKey } from "./audit/chain.ts";
 import { createAccountLimits } from "./auth/account-limits.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import type { AppConfig } from "./config.ts";
 import { countMigrations, type DatabaseHandle } from "./db/client.ts";
-import { canonicalRequestTarget, isUnder, pathOf } from "./lib/canonical-url.ts";
-import { AppError, forbidden, unauthenticated } from "./lib/errors.ts";
+import { canonicalRequestTarget } from "./lib/canonical-url.ts";
+import { useErrorHandler } from "./lib/error-handler.ts";
 import { redactUrl } from "./lib/redact.ts";
 import { createSharedStore } from "./lib/redis.ts";
-import { toWebHeaders } from "./lib/web-request.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
-import { authenticate, mustEnrol, SAFE_METHODS, type CachedPrincipal } from "./plugins/authenticate.ts";
+import { useAccessCaches } from "./access/invalidation.ts";
+import { adminAuditRoutes } from "./audit/routes.ts";
+import { adminImportRoutes } from "./import/routes.ts";
+import { syncRoutes } from "./outbox/routes.ts";
+import { apiDocs } from "./plugins/api-docs.ts";
+import { authenticate } from "./plugins/authenticate.ts";
+import { useSecurityHeaders } from "./plugins/security-headers.ts";
+import { webFiles } from "./plugins/web-files.ts";
+import { workbookAdminRoutes } from "./workbooks/routes.ts";
+import { viewAsClientRoutes } from "./workbooks/view-as-client.ts";
 import { requestBodies } from "./plugins/request-bodies.ts";
-import { adminRoutes } from "./routes/admin.ts";
 import { peopleRoutes } from "./people/routes.ts";
-import { adminSettingsRoutes } from "./routes/admin-settings.ts";
+import { adminSettingsRoutes } from "./branding/admin-routes.ts";
 import { authRoutes } from "./routes/auth.ts";
-import { brandingRoutes } from "./routes/branding.ts";
-import { embedRoutes } from "./routes/embed.ts";
-import { healthRoutes } from "./routes/health.ts";
-import { adminInvitationRoutes, invitationRoutes } from "./routes/invitations.ts";
+import { brandingRoutes } from "./branding/routes.ts";
+import { embedRoutes } from "./workbooks/embed-routes.ts";
+import { healthRoutes, type Lifecycle } from "./routes/health.ts";
+import { adminInvitationRoutes, invitationRoutes } from "./invitations/routes.ts";
 import { createInvitationMailer, type InvitationMailer } from "./invitations/mail.ts";
-import { provisionRoutes } from "./routes/provision.ts";
+import { provisionRoutes } from "./accounts/provision-routes.ts";
 import { publicConfigRoutes } from "./routes/public-config.ts";
-import { sessionRoutes } from "./routes/sessions.ts";
+import { sessionRoutes } from "./sessions/routes.ts";
 import { sessionActivity } from "./sessions/activity.ts";
 import { createEmbedder, type Embedder } from "./sigma/embedder.ts";
 import { createSigmaRestClient } from "./sigma/provisioning.ts";
@@ -63,11 +55,6 @@ export interface BuildAppOptions {
   /** The BI service's REST API; omitted → the configured one (Sigma or the built-in analytics server). */
   biClient?: SigmaRestClient;
   logger?: boolean;
-}
-
-/** Set when the instance is shutting down: /readyz answers 503 so the load balancer stops sending. */
-export interface Lifecycle {
-  draining: boolean;
 }
 
 export interface App {
@@ -163,123 +150,13 @@ export async function buildApp({
     reply.header("x-request-id", request.id);
   });
 
-  // One error body for the portal's own API: { error (readable), code (stable), requestId }.
-  app.setErrorHandler(async (error, request, reply) => {
-    if (error instanceof AppError) {
-      // Every refusal of a protected resource leaves an audit row (wrong role, CSRF, MFA enrolment...).
-      if (error.status === 403) await recordRefusal(db, request, error);
-      return reply
-        .status(error.status)
-        .send({ error: error.message, code: error.code, requestId: request.id });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply
-        .status(400)
-        .send({ error: error.validation[0]!.message, code: "INVALID_INPUT", requestId: request.id });
-    }
-    if (error instanceof ZodError) {
-      const first = error.issues[0];
-      const where = first?.path.length ? `${first.path.join(".")}: ` : "";
-      return reply.status(400).send({
-        error: `${where}${first?.message ?? "Invalid request."}`,
-        code: "INVALID_INPUT",
-        requestId: request.id,
-      });
-    }
-    const status = (error as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // Fastify's own refusals (413 body too large, 415 media type, empty JSON body...): readable already.
-      return reply
-        .status(status)
-        .send({ error: (error as Error).message, code: httpStatusCode(status), requestId: request.id });
-    }
-    request.log.error({ err: error }, "request failed");
-    return reply.status(status >= 500 ? status : 500).send({
-      error: "Something went wrong on our side. Please try again.",
-      code: "INTERNAL_ERROR",
-      requestId: request.id,
-    });
-  });
+  useErrorHandler(app, db);
 
-  // Security headers on every answer. The middleware is built once here: the Fastify wrapper rebuilt
-  // it (re-parsing the CSP) on every request, which showed in the embed benchmark's profile.
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Radix injects a <style> element to lock page scroll under modals; scripts stay strict.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:"],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        // Only the configured BI service (Sigma or the built-in analytics server) may be framed.
-        frameSrc: ["'self'", new URL(config.sigma.embedBaseUrl).origin],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'self'"],
-      },
-    },
-    strictTransportSecurity: config.publicUrl.startsWith("https://"),
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-  });
-  app.addHook("onRequest", (request, reply, done) =>
-    securityHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)),
-  );
+  useSecurityHeaders(app, config);
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: "Meridian client portal API",
-        version: "1.0.0",
-        description:
-          "Admin back office API. Every route needs an admin session cookie or an admin Bearer JWT from /api/auth/token.",
-      },
-      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  // The OpenAPI page maps the whole API: in production only with API_DOCS=1, and then for signed-in admins.
-  if (config.apiDocs) {
-    await app.register(fastifySwaggerUi, {
-      routePrefix: "/api/docs",
-      ...(config.isProduction && {
-        uiHooks: {
-          onRequest: async (request: FastifyRequest) => {
-            const signedIn = await auth.api.getSession({ headers: toWebHeaders(request) });
-            if (!signedIn) throw unauthenticated();
-            const person = { role: signedIn.user.role, twoFactorEnabled: signedIn.user.twoFactorEnabled };
-            if (person.role !== "admin" || mustEnrol(person, config)) throw forbidden();
-          },
-        },
-      }),
-    });
-  }
+  await apiDocs(app, { auth, config });
 
-  // Decision 005: verified sessions and viewing decisions are reused for a few seconds, and every
-  // request that may change them clears both before it runs and again before it answers.
-  // With other instances (REDIS_URL) a cache is used only while their invalidations can reach it.
-  const cacheOptions = {
-    ttlSeconds: config.accessCacheSeconds,
-    ...(shared && { available: () => shared.healthy }),
-  };
-  const principals = new AccessCache<CachedPrincipal>(cacheOptions);
-  const identities = new AccessCache<EmbedIdentity>(cacheOptions);
-  const dropCaches = () => {
-    principals.invalidate();
-    identities.invalidate();
-  };
-  shared?.onInvalidation(dropCaches);
-  const invalidateAccess = async (request: FastifyRequest) => {
-    if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.keepsAccess) return;
-    dropCaches();
-    shared?.publishInvalidation();
-  };
-  app.addHook("onRequest", invalidateAccess);
-  app.addHook("onSend", invalidateAccess);
+  const { principals, identities } = useAccessCaches(app, config, shared);
 
   await app.register(requestBodies);
   await app.register(authenticate, { auth, db, config, principals });
@@ -301,7 +178,12 @@ export async function buildApp({
     lifetimeMs: config.inviteLifetimeMs,
     mailFirm: async () => (await branding.current()).branding,
   });
-  await app.register(adminRoutes, { db, embedder: sigmaEmbedder, biClient, invitations });
+  // The back office: each domain's admin routes gate themselves (401 without a session, 403 for any other role).
+  await app.register(workbookAdminRoutes, { db });
+  await app.register(viewAsClientRoutes, { db, embedder: sigmaEmbedder });
+  await app.register(syncRoutes, { db, biClient });
+  await app.register(adminAuditRoutes, { db });
+  await app.register(adminImportRoutes, { db, canInvite: true });
   await app.register(peopleRoutes, { auth, db, embedder: sigmaEmbedder, invitations });
   await app.register(invitationRoutes, { auth, db, config, invitations, shared });
   await app.register(adminInvitationRoutes, { auth, db, config, invitations });
@@ -317,39 +199,7 @@ export async function buildApp({
     shared,
   });
 
-  const hasWeb = webDist && existsSync(path.join(webDist, "index.html"));
-  if (hasWeb) {
-    const assets = path.join(path.resolve(webDist), "assets") + path.sep;
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: false,
-      // The build writes `.br` and `.gz` beside each text file (apps/web/vite.config.ts).
-      preCompressed: true,
-      // Vite names every built asset after its content, so a changed file gets a new name: browsers may
-      // keep assets for good. Other files (the favicon) are revalidated.
-      setHeaders: (reply, filePath) => {
-        if (filePath.startsWith(assets)) reply.header("cache-control", "public, max-age=31536000, immutable");
-      },
-    });
-  }
-  const hasSignInPage = hasWeb && existsSync(path.join(webDist, "login.html"));
-  app.setNotFoundHandler((request, reply) => {
-    const path = pathOf(request.url); // canonical (rewriteUrl), as the router and the guard read it
-    const isApi = isUnder(path, "/api");
-    // A missing build asset is a 404, never index.html (which the browser would reject as a script).
-    const isAsset = isUnder(path, "/assets");
-    if (!isApi && !isAsset && hasWeb && (request.method === "GET" || request.method === "HEAD")) {
-      // The sign-in screens are their own small page (decision 004); every other client-side route
-      // (including the SPA's own 404 page) is served by index.html.
-      const signIn = hasSignInPage && signInPathOf(path) !== null;
-      // Always revalidated, so a new release's asset names are picked up (sendFile's own header is off).
-      return reply
-        .header("cache-control", "no-cache")
-        .sendFile(signIn ? "login.html" : "index.html", { cacheControl: false });
-    }
-    return reply.status(404).send({ error: "Not found.", code: "NOT_FOUND", requestId: request.id });
-  });
+  await webFiles(app, webDist);
 
   app.addHook("onClose", async () => {
     mail.close();

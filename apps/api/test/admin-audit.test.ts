@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { sql, TransactionRollbackError } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { auditBatches } from "../src/admin/audit.ts";
+import { auditBatches } from "../src/audit/queries.ts";
 import { recordAudit, type AuditEvent } from "../src/audit/audit.ts";
 import { createAuditVerification } from "../src/audit/verification.ts";
 import type { DatabaseHandle } from "../src/db/client.ts";

@@ -1,6 +1,6 @@
 import type { TPrivilege } from "@portal/contracts";
 import { sql } from "drizzle-orm";
-import { rows } from "../admin/shared.ts";
+import { rows } from "../db/rows.ts";
 import type { Executor } from "../db/client.ts";
 import type { Principal } from "../plugins/authenticate.ts";
 import type { EmbedUser } from "../sigma/embedder.ts";

@@ -27,7 +27,7 @@ import { portalAuthPlugin } from "./hooks/index.ts";
 import { lockConcern } from "./hooks/lock.ts";
 import { policyConcern, signUpDomainError } from "./hooks/policy.ts";
 import { twoStepConcern } from "./hooks/two-step.ts";
-import { TOTP_ISSUER, TOTP_PERIOD_SECONDS } from "./two-factor.ts";
+import { TOTP_ISSUER, TOTP_PERIOD_SECONDS } from "./totp.ts";
 
 /** Role of a person who creates their own account (or arrives through social sign-in) until provisioned. */
 export const DEFAULT_SELF_SIGN_UP_ROLE = "author";

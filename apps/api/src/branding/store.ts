@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_BRANDING, type TBranding } from "@portal/contracts";
 import { eq } from "drizzle-orm";
-import type { Actor } from "../admin/shared.ts";
-import { auditActor } from "../admin/shared.ts";
+import type { Actor } from "../audit/actor.ts";
+import { auditActor } from "../audit/actor.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Database, Executor } from "../db/client.ts";
 import { firmBranding } from "../db/schema.ts";

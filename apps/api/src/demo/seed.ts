@@ -3,8 +3,8 @@ import { ZAddClientRequestSchema, ZAddEmployeeRequestSchema, ZWorkbookInputSchem
 import { eq, inArray } from "drizzle-orm";
 import { clientKind, employeeKind } from "../people/kinds.ts";
 import { addPerson } from "../people/people.ts";
-import type { Actor } from "../admin/shared.ts";
-import { addWorkbook } from "../admin/workbooks.ts";
+import type { Actor } from "../audit/actor.ts";
+import { addWorkbook } from "../workbooks/catalogue.ts";
 import type { Auth } from "../auth/auth.ts";
 import { enrolWithSecret, totpKeyOf, totpUri } from "../auth/two-factor.ts";
 import { ensureUser } from "../accounts/accounts.ts";

@@ -1,7 +1,7 @@
 import { IMPORT_MAX_ROWS } from "@portal/contracts";
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { neutraliseCell } from "../admin/audit-csv.ts";
+import { neutraliseCell } from "../audit/csv.ts";
 import { AppError } from "../lib/errors.ts";
 
 export interface ParsedCsv {

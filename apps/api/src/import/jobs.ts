@@ -9,7 +9,8 @@ import {
 } from "@portal/contracts";
 import { sql } from "drizzle-orm";
 import { recordAudit } from "../audit/audit.ts";
-import { auditActor, rows as rowsOf, type Actor } from "../admin/shared.ts";
+import { auditActor, type Actor } from "../audit/actor.ts";
+import { rows as rowsOf } from "../db/rows.ts";
 import type { Database, Executor } from "../db/client.ts";
 import { importJobs } from "../db/schema.ts";
 import { AppError, notFound } from "../lib/errors.ts";

@@ -9,7 +9,7 @@ import {
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import { passwordProblem } from "../accounts/password.ts";
-import { rows as rowsOf } from "../admin/shared.ts";
+import { rows as rowsOf } from "../db/rows.ts";
 import type { Executor } from "../db/client.ts";
 import { PERSON_KIND, type PersonFields, type PersonKind } from "../people/kinds.ts";
 import { mapRow } from "./columns.ts";

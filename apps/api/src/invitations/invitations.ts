@@ -7,12 +7,12 @@ import {
 } from "@portal/contracts";
 import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { hasPassword, newPasswordHash, setFirstPassword } from "../accounts/accounts.ts";
-import { auditActor, type Actor } from "../admin/shared.ts";
+import { auditActor, type Actor } from "../audit/actor.ts";
 import { recordAudit, type AuditSource } from "../audit/audit.ts";
 import type { Database, Executor, Transaction } from "../db/client.ts";
 import { invitations, users } from "../db/schema.ts";
 import { PERSON_KIND } from "../people/kinds.ts";
-import { findPerson, personRecord } from "../people/people.ts";
+import { findPerson, personRecord } from "../people/records.ts";
 import type { ApiErrorCode } from "@portal/contracts";
 import { AppError } from "../lib/errors.ts";
 import { invitationTokenHash, newInvitationToken } from "./tokens.ts";

@@ -25,7 +25,7 @@ import type { Executor, Transaction } from "../db/client.ts";
 import { clients, clientWorkbooks, employeeClients, workbooks } from "../db/schema.ts";
 import type { ApiErrorCode } from "@portal/contracts";
 import { AppError } from "../lib/errors.ts";
-import { rows } from "../admin/shared.ts";
+import { rows } from "../db/rows.ts";
 
 /**
  * The people module's one table of what differs between clients and employees (issue 13): the table, the

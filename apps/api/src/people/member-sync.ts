@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { embedIdentitiesForUsers, embedIdentityForUser } from "../access/embed-identity.ts";
 import type { Transaction } from "../db/client.ts";
 import { users, workbooks } from "../db/schema.ts";
-import { rows } from "../admin/shared.ts";
+import { rows } from "../db/rows.ts";
 import { enqueueOutbox, enqueueOutboxRows } from "../outbox/requests.ts";
 
 export async function setDisplayName(tx: Transaction, userId: string, firstName: string, lastName: string) {

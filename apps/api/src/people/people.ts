@@ -1,24 +1,20 @@
-import type { TPersonKind, TPrivilege } from "@portal/contracts";
-import { sql, type SQL } from "drizzle-orm";
+import type { TPersonKind } from "@portal/contracts";
+import { sql } from "drizzle-orm";
 import {
   createSignInAccount,
   createSignInAccountsInBulk,
   disableSignIn,
   newPasswordHash,
 } from "../accounts/accounts.ts";
-import {
-  accountStateColumns,
-  auditActor,
-  prefixSearch,
-  rethrowConflict,
-  rows,
-  type Actor,
-} from "../admin/shared.ts";
+import { auditActor, type Actor } from "../audit/actor.ts";
+import { rethrowConflict, rows } from "../db/rows.ts";
 import { recordAudit, recordAudits, type AuditEvent } from "../audit/audit.ts";
 import type { Database, Executor, Transaction } from "../db/client.ts";
-import { invitationStateColumn, issueInvitation, type IssuedInvitation } from "../invitations/invitations.ts";
-import { AppError, notFound } from "../lib/errors.ts";
+import { issueInvitation, type IssuedInvitation } from "../invitations/invitations.ts";
+import { AppError } from "../lib/errors.ts";
 import { enqueueOutbox } from "../outbox/requests.ts";
+import { getPeople, getPerson } from "./lists.ts";
+import { findPerson, personNotFound } from "./records.ts";
 import { personTable, type PersonEdit, type PersonFields, type PersonKind } from "./kinds.ts";
 import {
   queueMemberUpsert,
@@ -28,134 +24,10 @@ import {
 } from "./member-sync.ts";
 
 /**
- * Clients and employees, written once (issue 13): the lists, Add, Edit and Delete of the back office, the
- * CSV import's batches, and finding a person for invitations, sessions, resync and two-step resets. What
- * differs between the kinds comes from their `PersonKind` (`kinds.ts`).
+ * Clients and employees, written once (issue 13): Add, Edit and Delete of the back office and the CSV import's
+ * batches. The lists are in `lists.ts`, finding one person in `records.ts`; what differs between the kinds
+ * comes from their `PersonKind` (`kinds.ts`).
  */
-
-/** The spec's 404 for a person who does not exist: "Client not found." */
-export const personNotFound = (kind: Pick<PersonKind, "words">) => notFound(`${kind.words.noun} not found.`);
-
-/** One query for a page of people in the spec's shape; related lists are aggregated per returned row. */
-function selectPeople(kind: PersonKind, where: SQL, order: SQL, limit: number, offset: number, total: SQL) {
-  const { table, id, businessId } = personTable(kind);
-  return sql`
-    select person.${id}, person.${businessId}, person.first_name, person.last_name, person.email, person.privilege,
-      ${kind.ownColumns},
-      ${accountStateColumns(sql`person.user_id`)},
-      ${invitationStateColumn(kind.kind, sql`person.${id}`, sql`person.user_id`)},
-      ${total} as total
-    from ${table} person
-    where ${where}
-    order by ${order}
-    limit ${limit} offset ${offset}`;
-}
-
-type Row = { total: number; invitation?: unknown };
-// `invitation` is listed only while the person has not set a password (D55).
-function strip<R>({ total: _total, invitation, ...person }: Row): R {
-  return (invitation ? { ...person, invitation } : person) as R;
-}
-
-interface ListQuery {
-  q?: string | undefined;
-  sort: string;
-  limit: number;
-  offset: number;
-}
-
-/** The SQL of one page of a list (exported so the benchmark can run it through the driver). */
-export function personListQuery(kind: PersonKind, query: ListQuery) {
-  const { table, businessId } = personTable(kind);
-  const where = query.q
-    ? prefixSearch(
-        [sql`person.${businessId}`, sql`person.first_name`, sql`person.last_name`, sql`person.email`],
-        query.q,
-      )
-    : sql`true`;
-  const total = query.q
-    ? sql`(select count(*) from ${table} person where ${where})::int`
-    : sql`(select row_count from table_row_counts where table_name = ${kind.table.name})::int`;
-  const order = (kind.orders as Record<string, SQL>)[query.sort];
-  if (!order) throw new AppError(400, "Unknown sort.", "INVALID_INPUT");
-  return { where, statement: selectPeople(kind, where, order, query.limit, query.offset, total) };
-}
-
-export async function listPeople<R extends object>(
-  db: Executor,
-  kind: PersonKind<TPersonKind, R>,
-  query: ListQuery,
-) {
-  const { table } = personTable(kind);
-  const { where, statement } = personListQuery(kind, query);
-  const list = rows<Row>(await db.execute(statement));
-  const count =
-    list[0]?.total ??
-    rows<{ n: number }>(
-      await db.execute(sql`select count(*)::int as n from ${table} person where ${where}`),
-    )[0]!.n;
-  return { rows: list.map((row) => strip<R>(row)), total: count };
-}
-
-/** People by internal id, as the list shows them (in the order of `ids`' ids ascending). */
-async function getPeople<R extends object>(db: Executor, kind: PersonKind<TPersonKind, R>, ids: number[]) {
-  if (ids.length === 0) return [];
-  const { id } = personTable(kind);
-  const found = rows<Row>(
-    await db.execute(
-      selectPeople(
-        kind,
-        sql`person.${id} = any(${sql.param(ids)}::int[])`,
-        sql`person.${id}`,
-        ids.length,
-        0,
-        sql`1`,
-      ),
-    ),
-  );
-  return found.map((row) => strip<R>(row));
-}
-
-export async function getPerson<R extends object>(
-  db: Executor,
-  kind: PersonKind<TPersonKind, R>,
-  personId: number,
-) {
-  const [person] = await getPeople(db, kind, [personId]);
-  return person;
-}
-
-/** The person's record, locked for the rest of the transaction when asked; undefined when there is none. */
-export async function personRecord(db: Executor, kind: PersonKind, personId: number, lock = false) {
-  const { table, id } = personTable(kind);
-  const [row] = rows<{
-    user_id: string;
-    first_name: string;
-    last_name: string;
-    email: string;
-    privilege: TPrivilege;
-  }>(
-    await db.execute(sql`
-      select user_id, first_name, last_name, email, privilege from ${table}
-       where ${id} = ${personId} ${lock ? sql`for update` : sql``}`),
-  );
-  return (
-    row && {
-      userId: row.user_id,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      email: row.email,
-      privilege: row.privilege,
-    }
-  );
-}
-
-/** `personRecord`, or the spec's 404 in the admin's words ("Client not found."). */
-export async function findPerson(db: Executor, kind: PersonKind, personId: number, lock = false) {
-  const person = await personRecord(db, kind, personId, lock);
-  if (!person) throw personNotFound(kind);
-  return person;
-}
 
 async function assertBusinessIdFree(tx: Executor, kind: PersonKind, businessId: string, exceptId?: number) {
   const { table, id, businessId: column } = personTable(kind);

@@ -10,8 +10,9 @@ import type { FastifyInstance } from "fastify";
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { embedIdentityForUser } from "../access/embed-identity.ts";
-import { actorOf, auditActor, setPageHeaders, type Actor } from "../admin/shared.ts";
-import { resetPersonTwoFactor, retryFailedSync } from "../admin/sync.ts";
+import { actorOf, auditActor, type Actor } from "../audit/actor.ts";
+import { setPageHeaders } from "../lib/paging.ts";
+import { resetPersonTwoFactor, retryFailedSync } from "../outbox/sync-status.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Auth } from "../auth/auth.ts";
 import type { Database } from "../db/client.ts";
@@ -21,7 +22,9 @@ import { requireRole } from "../plugins/authenticate.ts";
 import { revokeAllSessionsOf } from "../sessions/sessions.ts";
 import type { Embedder } from "../sigma/embedder.ts";
 import { personKinds, type PersonKind } from "./kinds.ts";
-import { addPerson, deletePerson, editPerson, findPerson, listPeople } from "./people.ts";
+import { listPeople } from "./lists.ts";
+import { addPerson, deletePerson, editPerson } from "./people.ts";
+import { findPerson } from "./records.ts";
 import { adminErrorResponses } from "../lib/error-responses.ts";
 
 /** The registration frame's embed session (it is loaded once, hidden, in the admin's browser). */

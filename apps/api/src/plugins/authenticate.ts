@@ -1,9 +1,4 @@
-import {
-  MFA_ENROLLMENT_REQUIRED,
-  MFA_ENROLLMENT_REQUIRED_MESSAGE,
-  requiresTwoFactor,
-  type TRole,
-} from "@portal/contracts";
+import { MFA_ENROLLMENT_REQUIRED, MFA_ENROLLMENT_REQUIRED_MESSAGE, type TRole } from "@portal/contracts";
 import { and, eq, gt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -11,6 +6,7 @@ import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet 
 import type { AccessCache } from "../access/access-cache.ts";
 import type { Auth } from "../auth/auth.ts";
 import type { AppConfig } from "../config.ts";
+import { mustEnrol } from "../auth/enrolment.ts";
 import type { Database } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
 import { isUnder, pathOf } from "../lib/canonical-url.ts";
@@ -182,14 +178,6 @@ export const authenticate = fp<AuthenticateOptions>(
     });
   },
 );
-
-/** True for someone whose role requires two-step verification (MFA_REQUIRED_ROLES) and who has not set it up. */
-export function mustEnrol(
-  person: { role: string | null | undefined; twoFactorEnabled?: boolean | null | undefined },
-  config: Pick<AppConfig, "mfaRequiredRoles">,
-): boolean {
-  return requiresTwoFactor(person.role, config.mfaRequiredRoles) && person.twoFactorEnabled !== true;
-}
 
 function isSameOrigin(request: FastifyRequest, publicUrl: string): boolean {
   const expected = new URL(publicUrl).origin;

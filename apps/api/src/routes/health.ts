@@ -1,7 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { migrationsApplied, type DatabaseHandle } from "../db/client.ts";
-import type { Lifecycle } from "../app.ts";
 import type { SharedStore } from "../lib/redis.ts";
+
+/** Set when the instance is shutting down: /readyz answers 503 so the load balancer stops sending. */
+export interface Lifecycle {
+  draining: boolean;
+}
 
 export async function healthRoutes(
   app: FastifyInstance,

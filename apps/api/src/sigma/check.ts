@@ -4,7 +4,7 @@ import { SigmaApiError, SigmaShapeError, type SigmaRestClient } from "@portal/si
 import { sql } from "drizzle-orm";
 import type { AppConfig } from "../config.ts";
 import type { Executor } from "../db/client.ts";
-import { rows } from "../admin/shared.ts";
+import { rows } from "../db/rows.ts";
 import { urlIdOf } from "../outbox/requests.ts";
 import type { Embedder } from "./embedder.ts";
 

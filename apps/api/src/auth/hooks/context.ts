@@ -2,7 +2,7 @@ import type { createAuthMiddleware } from "better-auth/api";
 import { APIError, getSessionFromCtx } from "better-auth/api";
 import { auditSourceFromHeaders, type AuditSource } from "../../audit/audit.ts";
 import type { ApiErrorCode } from "@portal/contracts";
-import type { TotpClaim } from "../two-factor.ts";
+import type { TotpClaim } from "../totp.ts";
 
 /** The context Better Auth hands a hook: the matched endpoint's path, its parsed body (any encoding), … */
 export type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];

@@ -6,8 +6,8 @@ import {
 } from "@portal/contracts";
 import { recordAudit } from "../../audit/audit.ts";
 import type { Database } from "../../db/client.ts";
-import { mustEnrol } from "../../plugins/authenticate.ts";
-import { claimTotpCode, TOTP_CODE_USED, TOTP_CODE_USED_MESSAGE } from "../two-factor.ts";
+import { mustEnrol } from "../enrolment.ts";
+import { claimTotpCode, TOTP_CODE_USED, TOTP_CODE_USED_MESSAGE } from "../totp.ts";
 import {
   alreadyAudited,
   authError,

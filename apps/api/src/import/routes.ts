@@ -9,9 +9,10 @@ import {
 } from "@portal/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { actorOf } from "../admin/shared.ts";
+import { actorOf } from "../audit/actor.ts";
+import { requireRole } from "../plugins/authenticate.ts";
 import type { Database } from "../db/client.ts";
-import { createImport, failedRowsFile, getImport, remapImport, startImport } from "../import/jobs.ts";
+import { createImport, failedRowsFile, getImport, remapImport, startImport } from "./jobs.ts";
 import { AppError } from "../lib/errors.ts";
 import { adminErrorResponses } from "../lib/error-responses.ts";
 
@@ -33,7 +34,7 @@ const megabytes = IMPORT_MAX_BYTES / (1024 * 1024);
 
 /**
  * CSV import of clients and employees (issue 14, decision 013): upload → preview, column mapping, start, progress
- * and the failed rows. Registered inside the admin routes, behind their role gate (401, 403 before the body is read).
+ * and the failed rows. Admin only (401, 403 before the body is read).
  * The file is the request body itself (`Content-Type: text/csv`), up to 20 MB.
  */
 export const adminImportRoutes: FastifyPluginAsyncZod<{
@@ -41,6 +42,8 @@ export const adminImportRoutes: FastifyPluginAsyncZod<{
   /** Invitations can be mailed (D55): rows without a password are invited. */
   canInvite?: boolean;
 }> = async (app, { db, canInvite = false }) => {
+  // Before the body is parsed or validated (authorization before validation): 401, then 403, then 400.
+  app.addHook("onRequest", requireRole("admin"));
   app.addContentTypeParser(
     CSV_TYPES,
     { parseAs: "buffer", bodyLimit: IMPORT_MAX_BYTES },

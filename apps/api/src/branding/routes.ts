@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { BrandingStore } from "../branding/store.ts";
+import type { BrandingStore } from "./store.ts";
 
 /** The served SVG may draw and nothing else: no script, no loads, not even when opened as a page of its own. */
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";

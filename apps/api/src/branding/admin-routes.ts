@@ -5,9 +5,9 @@ import {
   ZErrorResponseSchema,
 } from "@portal/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { actorOf } from "../admin/shared.ts";
-import { checkLogo, logoTooLarge } from "../branding/logo.ts";
-import type { BrandingStore } from "../branding/store.ts";
+import { actorOf } from "../audit/actor.ts";
+import { checkLogo, logoTooLarge } from "./logo.ts";
+import type { BrandingStore } from "./store.ts";
 import { requireRole } from "../plugins/authenticate.ts";
 
 const errors = { 400: ZErrorResponseSchema, 401: ZErrorResponseSchema, 403: ZErrorResponseSchema };

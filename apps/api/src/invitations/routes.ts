@@ -11,7 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { hasPassword } from "../accounts/accounts.ts";
-import { actorOf, auditActor } from "../admin/shared.ts";
+import { actorOf, auditActor } from "../audit/actor.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { Auth } from "../auth/auth.ts";
 import type { AppConfig } from "../config.ts";
@@ -22,8 +22,8 @@ import {
   lookupInvitation,
   resendInvitation,
   revokeInvitation,
-} from "../invitations/invitations.ts";
-import type { InvitationMailer } from "../invitations/mail.ts";
+} from "./invitations.ts";
+import type { InvitationMailer } from "./mail.ts";
 import { ipLimiter, takeIp } from "../auth/ip-limits.ts";
 import { AppError } from "../lib/errors.ts";
 import type { SharedStore } from "../lib/redis.ts";

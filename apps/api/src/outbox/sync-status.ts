@@ -6,10 +6,11 @@ import { recordAudit } from "../audit/audit.ts";
 import { resetTwoFactor } from "../auth/two-factor.ts";
 import type { Database, Transaction } from "../db/client.ts";
 import type { PersonKind } from "../people/kinds.ts";
-import { findPerson } from "../people/people.ts";
+import { findPerson } from "../people/records.ts";
 import { notFound } from "../lib/errors.ts";
 import { memberUpsertPayload } from "../people/member-sync.ts";
-import { auditActor, rows, type Actor } from "./shared.ts";
+import { auditActor, type Actor } from "../audit/actor.ts";
+import { rows } from "../db/rows.ts";
 
 /**
  * Puts failed BI changes (`which`) back in the queue, due at once and in their original order. A failed

@@ -2,7 +2,7 @@ import { Readable, pipeline } from "node:stream";
 import type { TAuditEntry } from "@portal/contracts";
 import { stringify } from "csv-stringify";
 import type { Executor } from "../db/client.ts";
-import { auditBatches, type AuditFilters } from "./audit.ts";
+import { auditBatches, type AuditFilters } from "./queries.ts";
 
 /** The export's columns, in order: the list's fields, JSON values as JSON text. */
 const COLUMNS = [

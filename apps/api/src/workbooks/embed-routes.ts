@@ -11,7 +11,7 @@ import { viewingIdentity, type EmbedIdentity } from "../access/embed-identity.ts
 import { sql } from "drizzle-orm";
 import { createAuditAppender } from "../audit/audit.ts";
 import { enqueueOutbox } from "../outbox/requests.ts";
-import { rows } from "../admin/shared.ts";
+import { rows } from "../db/rows.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, notFound } from "../lib/errors.ts";
 import type { Principal } from "../plugins/authenticate.ts";

@@ -1,6 +1,6 @@
 import { SELF_SIGN_UP_ROLES, ZProvisionRequestSchema, type TProvisionResponse } from "@portal/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { queueSelfSignUpProvisioning } from "../accounts/self-sign-up.ts";
+import { queueSelfSignUpProvisioning } from "./self-sign-up.ts";
 import type { Database } from "../db/client.ts";
 import { AppError, forbidden } from "../lib/errors.ts";
 

@@ -8,12 +8,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Auth } from "../auth/auth.ts";
 import type { Database } from "../db/client.ts";
-import {
-  listOwnSessions,
-  revokeOtherSessions,
-  revokeOwnSession,
-  type SessionOwner,
-} from "../sessions/sessions.ts";
+import { listOwnSessions, revokeOtherSessions, revokeOwnSession, type SessionOwner } from "./sessions.ts";
 
 export interface SessionRoutesOptions {
   auth: Auth;

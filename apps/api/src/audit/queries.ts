@@ -1,9 +1,9 @@
 import { AUDIT_COUNT_CAP, type TAuditEntry, type auditFilterShape } from "@portal/contracts";
 import { sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { AUDIT_OUTCOMES } from "../audit/actions.ts";
+import { AUDIT_OUTCOMES } from "./actions.ts";
 import type { Executor } from "../db/client.ts";
-import { rows } from "./shared.ts";
+import { rows } from "../db/rows.ts";
 
 /**
  * The audit log for admins (/admin/audit): newest first by `(occurred_at, id)`, filtered by person, action,

@@ -6,7 +6,9 @@ import type { Database, Executor } from "../db/client.ts";
 import { workbooks } from "../db/schema.ts";
 import { AppError, notFound } from "../lib/errors.ts";
 import { peopleSeeingWorkbook, queueMemberUpserts } from "../people/member-sync.ts";
-import { auditActor, containsPattern, rethrowConflict, rows, type Actor } from "./shared.ts";
+import { auditActor, type Actor } from "../audit/actor.ts";
+import { containsPattern } from "../db/search.ts";
+import { rethrowConflict, rows } from "../db/rows.ts";
 import { enqueueOutbox } from "../outbox/requests.ts";
 
 type ListQuery = z.output<typeof ZWorkbookListQuerySchema>;

@@ -9,12 +9,13 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { countAudit, listAudit, type AuditFilters } from "../admin/audit.ts";
-import { auditCsvStream } from "../admin/audit-csv.ts";
-import { actorOf, auditActor } from "../admin/shared.ts";
-import { recordAudit } from "../audit/audit.ts";
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, isAuditAction } from "../audit/actions.ts";
-import { createAuditVerification } from "../audit/verification.ts";
+import { countAudit, listAudit, type AuditFilters } from "./queries.ts";
+import { auditCsvStream } from "./csv.ts";
+import { actorOf, auditActor } from "./actor.ts";
+import { recordAudit } from "./audit.ts";
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES, isAuditAction } from "./actions.ts";
+import { createAuditVerification } from "./verification.ts";
+import { requireRole } from "../plugins/authenticate.ts";
 import type { Database } from "../db/client.ts";
 import { AppError } from "../lib/errors.ts";
 
@@ -43,9 +44,11 @@ function linkTo(request: FastifyRequest, set: Record<string, string | undefined>
 
 /**
  * The audit log (/admin/audit, issue 13 point 2): a page of the trail, the CSV export of everything a
- * filter matches, and whether the hash chain holds. Registered inside the admin routes, behind their role gate.
+ * filter matches, and whether the hash chain holds. Admin only.
  */
 export const adminAuditRoutes: FastifyPluginAsyncZod<{ db: Database }> = async (app, { db }) => {
+  // Before the body is parsed or validated (authorization before validation): 401, then 403, then 400.
+  app.addHook("onRequest", requireRole("admin"));
   const verification = createAuditVerification(db);
 
   app.get(
