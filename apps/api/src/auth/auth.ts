@@ -1,36 +1,18 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError } from "better-auth/api";
 import { admin, genericOAuth, jwt, twoFactor } from "better-auth/plugins";
 import { adminAc, defaultAc } from "better-auth/plugins/admin/access";
-import {
-  DEFAULT_BRANDING,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  SELF_SIGN_UP_ROLES,
-  type TSelfSignUpRole,
-} from "@portal/contracts";
-import { eq } from "drizzle-orm";
-import { auditSourceFromHeaders, recordAudit } from "../audit/audit.ts";
-import type { AppConfig } from "../config.ts";
-import type { Database } from "../db/client.ts";
-import { schema, users } from "../db/schema.ts";
-import type { Mailer } from "../mail/mailer.ts";
-import { existingAccountMail, passwordResetMail, verifyEmailMail, type MailFirm } from "../mail/templates.ts";
-import { queueSelfSignUpProvisioning } from "../accounts/self-sign-up.ts";
-import { hashPassword } from "../accounts/password.ts";
-import { verifyStoredPassword } from "../accounts/stored-password.ts";
-import type { SharedStore } from "../lib/redis.ts";
-import type { AccountLimits } from "./account-limits.ts";
+import { DEFAULT_BRANDING } from "@portal/contracts";
+import { schema } from "../db/schema.ts";
 import { sharedIpLimitStorage } from "./ip-limits.ts";
 import { portalAuthPlugin } from "./hooks/index.ts";
 import { lockConcern } from "./hooks/lock.ts";
-import { policyConcern, signUpDomainError } from "./hooks/policy.ts";
+import { policyConcern } from "./hooks/policy.ts";
 import { twoStepConcern } from "./hooks/two-step.ts";
 import { TOTP_ISSUER, TOTP_PERIOD_SECONDS } from "./totp.ts";
-
-/** Role of a person who creates their own account (or arrives through social sign-in) until provisioned. */
-export const DEFAULT_SELF_SIGN_UP_ROLE = "author";
+import type { AuthDependencies } from "./auth-dependencies.ts";
+import { accountHooks, emailFlows } from "./account-hooks.ts";
+import { DEFAULT_SELF_SIGN_UP_ROLE } from "./sign-up-rules.ts";
 
 /**
  * The admin plugin's own endpoints would change users outside the portal's transactions and audit
@@ -70,16 +52,6 @@ export const DISABLED_AUTH_PATHS = [
 /** What an enrolled person must wait out after 10 wrong codes in a row (Better Auth's account lock-out). */
 export const MFA_LOCKOUT_SECONDS = 15 * 60;
 
-const SELF_SIGN_UP_PATHS = ["/sign-up/email", "/callback/", "/oauth2/callback/"];
-
-function isSelfSignUpRole(role: unknown): role is TSelfSignUpRole {
-  return (SELF_SIGN_UP_ROLES as readonly unknown[]).includes(role);
-}
-
-export function isSelfSignUpPath(path: string | undefined): boolean {
-  return !!path && SELF_SIGN_UP_PATHS.some((p) => path.startsWith(p));
-}
-
 // Portal roles. Only "admin" may use the identity provider's admin endpoints; the others hold no
 // admin permissions at all (what each may see in the portal is decided by the portal's own API).
 const noAdminPermissions = defaultAc.newRole({ user: [], session: [] });
@@ -90,18 +62,6 @@ const roles = {
   editor: noAdminPermissions,
   author: noAdminPermissions,
 };
-
-export interface AuthDependencies {
-  config: AppConfig;
-  db: Database;
-  mailer: Mailer;
-  /** The per-account limits on password guesses and second-step codes (decision 008). */
-  limits: { passwords: AccountLimits; codes: AccountLimits };
-  /** REDIS_URL: the per-IP limits are counted there, shared by every instance (decision 009). */
-  shared?: SharedStore | undefined;
-  /** The firm's name and colour for the mail (decision 014); omitted → the demo firm. */
-  mailFirm?: () => Promise<MailFirm>;
-}
 
 /** Better Auth's models in the portal's schema (also used to run its session changes in a portal transaction). */
 export const AUTH_TABLES = {
@@ -114,14 +74,9 @@ export const AUTH_TABLES = {
   twoFactor: schema.twoFactors,
 };
 
-export function createAuth({
-  config,
-  db,
-  mailer,
-  limits,
-  shared,
-  mailFirm = async () => DEFAULT_BRANDING,
-}: AuthDependencies) {
+export function createAuth(dependencies: AuthDependencies) {
+  const { config, db, limits, shared } = dependencies;
+  const deps = { ...dependencies, mailFirm: dependencies.mailFirm ?? (async () => DEFAULT_BRANDING) };
   const socialProviders: Parameters<typeof betterAuth>[0]["socialProviders"] = {};
   if (config.social.google) socialProviders.google = config.social.google;
   if (config.social.microsoft) socialProviders.microsoft = config.social.microsoft;
@@ -139,65 +94,7 @@ export function createAuth({
       provider: "pg",
       schema: AUTH_TABLES,
     }),
-    emailAndPassword: {
-      enabled: true,
-      minPasswordLength: PASSWORD_MIN_LENGTH,
-      maxPasswordLength: PASSWORD_MAX_LENGTH,
-      autoSignIn: true,
-      // Sign-up answers alike for a taken and a free address (no enumeration): a new account confirms its
-      // email before its first sign-in, and the owner of a taken address is told by email instead.
-      requireEmailVerification: true,
-      onExistingUserSignUp: async ({ user }) => {
-        const signInUrl = `${config.publicUrl}/login`;
-        await mailer.send({
-          to: user.email,
-          ...existingAccountMail({ name: user.name, signInUrl, firm: await mailFirm() }),
-        });
-      },
-      // Argon2id; a hash kept from the Firebase import is checked once and replaced (decision 012).
-      password: { hash: hashPassword, verify: verifyStoredPassword(db) },
-      resetPasswordTokenExpiresIn: 60 * 60,
-      revokeSessionsOnPasswordReset: true,
-      sendResetPassword: async ({ user, url }) => {
-        await mailer.send({
-          to: user.email,
-          ...passwordResetMail({ name: user.name, url, firm: await mailFirm() }),
-        });
-      },
-      onPasswordReset: async ({ user }, request) => {
-        // A reset proves the person: their password lock ends (the second step keeps its own).
-        await limits.passwords.clear(user.email.toLowerCase());
-        await recordAudit(db, {
-          action: "auth.password_reset.completed",
-          outcome: "success",
-          actorUserId: user.id,
-          actorEmail: user.email,
-          ...auditSourceFromHeaders(request?.headers),
-        });
-      },
-    },
-    emailVerification: {
-      sendOnSignUp: true,
-      autoSignInAfterVerification: true,
-      expiresIn: 24 * 60 * 60,
-      sendVerificationEmail: async ({ user, url }) => {
-        await mailer.send({
-          to: user.email,
-          ...verifyEmailMail({ name: user.name, url, firm: await mailFirm() }),
-        });
-      },
-      // A self-registered person is provisioned in the BI service once their address is confirmed.
-      afterEmailVerification: async (user, request) => {
-        const role = (user as { role?: string | null }).role;
-        if (!isSelfSignUpRole(role)) return;
-        await queueSelfSignUpProvisioning(
-          db,
-          { userId: user.id, email: user.email },
-          { name: user.name, role },
-          auditSourceFromHeaders(request?.headers),
-        );
-      },
-    },
+    ...emailFlows(deps),
     socialProviders,
     account: { accountLinking: { enabled: true } },
     session: {
@@ -234,64 +131,7 @@ export function createAuth({
       cookiePrefix: "portal",
       database: { generateId: () => crypto.randomUUID() },
     },
-    databaseHooks: {
-      user: {
-        create: {
-          before: async (user, ctx) => {
-            // Social and OIDC sign-in can create accounts too: the same domain rule applies.
-            if (ctx && isSelfSignUpPath(ctx.path) && ctx.path !== "/sign-up/email") {
-              const error = signUpDomainError(config, user.email);
-              if (error) throw new APIError("FORBIDDEN", { message: error, code: "SIGN_UP_NOT_ALLOWED" });
-            }
-            // Self sign-up never grants admin or access to client data: editor or author, as chosen.
-            if (ctx && isSelfSignUpPath(ctx.path)) {
-              const chosen = (ctx.body as { signUpRole?: unknown } | undefined)?.signUpRole;
-              return {
-                data: { ...user, role: isSelfSignUpRole(chosen) ? chosen : DEFAULT_SELF_SIGN_UP_ROLE },
-              };
-            }
-            return undefined;
-          },
-          after: async (user, ctx) => {
-            if (!ctx || !isSelfSignUpPath(ctx.path)) return;
-            await recordAudit(db, {
-              action: "auth.sign_up",
-              outcome: "success",
-              actorUserId: user.id,
-              actorEmail: user.email,
-              details: { method: ctx.path.startsWith("/sign-up") ? "email" : "social" },
-              ...auditSourceFromHeaders(ctx.request?.headers ?? ctx.headers),
-            });
-          },
-        },
-      },
-      session: {
-        create: {
-          after: async (session, ctx) => {
-            // Sessions made by the two-factor endpoints (the second step, or a new session after
-            // enrolment) are audited in routes/auth.ts, where their outcome is known.
-            if (ctx?.path?.startsWith("/two-factor/")) return;
-            const [user] = await db
-              .select({ email: users.email, twoFactorEnabled: users.twoFactorEnabled })
-              .from(users)
-              .where(eq(users.id, session.userId));
-            // A password sign-in of someone with two-step verification: this session is dropped at once
-            // and the second step follows (routes/auth.ts audits both).
-            if (ctx?.path === "/sign-in/email" && user?.twoFactorEnabled) return;
-            await recordAudit(db, {
-              action: "auth.sign_in",
-              outcome: "success",
-              actorUserId: session.userId,
-              actorEmail: user?.email ?? null,
-              details: { method: ctx?.path ?? "internal" },
-              ip: session.ipAddress ?? null,
-              userAgent: session.userAgent ?? null,
-              requestId: ctx?.headers?.get("x-request-id") ?? null,
-            });
-          },
-        },
-      },
-    },
+    databaseHooks: accountHooks(deps),
     plugins: [
       twoFactor({
         issuer: TOTP_ISSUER,

@@ -92,7 +92,9 @@ function personRoutes(
         ...(invitations && { inviteLifetimeMs: invitations.lifetimeMs }),
       });
       // An invited person is registered in the BI service through the outbox; no embed until they accept.
-      const embed = added.invitation ? { embedUrl: null } : await registrationEmbed(added.userId, actor);
+      const embed = added.invitation
+        ? { embedUrl: null }
+        : await registrationEmbed({ db, embedder }, added.userId, actor);
       const mailed = added.invitation && (await invitations!.send(added.invitation, request.log));
       const registered = `${words.noun} registered successfully!`;
       const message = !added.invitation
@@ -171,35 +173,39 @@ function personRoutes(
       };
     },
   );
+}
 
-  /**
-   * A one-time embed URL for a newly registered person: the spec's hidden frame loads it so the BI
-   * service creates the embed user (with the complete team list) before anyone views a workbook.
-   * Nobody to register yet (no workbook assigned) → null, and the form goes straight to the list.
-   */
-  async function registrationEmbed(userId: string, actor: Actor): Promise<TEmbedData> {
-    const identity = await embedIdentityForUser(db, userId);
-    const first = identity?.workbooks[0];
-    if (!identity || !first) return { embedUrl: null };
-    // The frame only has to load once, in the admin's browser: a five-minute session, not a reading one.
-    const minted = await embedder.mint(identity.user, first.workbookName, {
-      notAfter: new Date(Date.now() + REGISTRATION_SESSION_MS),
-    });
-    await recordAudit(db, {
-      action: "embed.issued",
-      outcome: "success",
-      targetType: "workbook",
-      targetId: String(first.id),
-      details: {
-        purpose: "registration",
-        embedUser: identity.user.email,
-        clientIds: identity.clientIds,
-        workbook: first.workbookName,
-        jti: minted.jti,
-        expiresAt: minted.expiresAt.toISOString(),
-      },
-      ...auditActor(actor),
-    });
-    return { embedUrl: minted.url };
-  }
+/**
+ * A one-time embed URL for a newly registered person: the spec's hidden frame loads it so the BI
+ * service creates the embed user (with the complete team list) before anyone views a workbook.
+ * Nobody to register yet (no workbook assigned) → null, and the form goes straight to the list.
+ */
+async function registrationEmbed(
+  { db, embedder }: Pick<PeopleRoutesOptions, "db" | "embedder">,
+  userId: string,
+  actor: Actor,
+): Promise<TEmbedData> {
+  const identity = await embedIdentityForUser(db, userId);
+  const first = identity?.workbooks[0];
+  if (!identity || !first) return { embedUrl: null };
+  // The frame only has to load once, in the admin's browser: a five-minute session, not a reading one.
+  const minted = await embedder.mint(identity.user, first.workbookName, {
+    notAfter: new Date(Date.now() + REGISTRATION_SESSION_MS),
+  });
+  await recordAudit(db, {
+    action: "embed.issued",
+    outcome: "success",
+    targetType: "workbook",
+    targetId: String(first.id),
+    details: {
+      purpose: "registration",
+      embedUser: identity.user.email,
+      clientIds: identity.clientIds,
+      workbook: first.workbookName,
+      jti: minted.jti,
+      expiresAt: minted.expiresAt.toISOString(),
+    },
+    ...auditActor(actor),
+  });
+  return { embedUrl: minted.url };
 }
