@@ -3,5 +3,5 @@ import { defineProject } from "vitest/config";
 
 export default defineProject({
   resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
-  test: { name: "web", include: ["src/**/*.test.ts"], environment: "node" },
+  test: { name: "web", include: ["src/**/*.test.ts", "test/*.test.ts"], environment: "node" },
 });

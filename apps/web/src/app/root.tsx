@@ -1,4 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
+import { LucideProvider } from "lucide-react";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import type { DataRouter } from "react-router";
@@ -15,7 +16,10 @@ export function renderApp(router: DataRouter) {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <SpaBranding>
-          <RouterProvider router={router} />
+          {/* The portal's icons (lucide) are drawn a little lighter than lucide's 2px; login/main.tsx too. */}
+          <LucideProvider strokeWidth={1.8}>
+            <RouterProvider router={router} />
+          </LucideProvider>
         </SpaBranding>
       </QueryClientProvider>
     </StrictMode>,

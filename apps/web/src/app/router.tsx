@@ -67,7 +67,7 @@ const routes: RouteObject[] = [
             index: true,
             handle: crumb("Clients"),
             lazy: () =>
-              import("@/features/admin/people/list-screens").then((m) => ({
+              import("@/features/people/components/list-screens").then((m) => ({
                 Component: m.ClientListPage,
               })),
           },
@@ -75,7 +75,7 @@ const routes: RouteObject[] = [
             path: "client-list",
             handle: crumb("Clients"),
             lazy: () =>
-              import("@/features/admin/people/list-screens").then((m) => ({
+              import("@/features/people/components/list-screens").then((m) => ({
                 Component: m.ClientListPage,
               })),
           },
@@ -83,7 +83,7 @@ const routes: RouteObject[] = [
             path: "add-client",
             handle: crumb("Add Client"),
             lazy: () =>
-              import("@/features/admin/people/add-screens").then((m) => ({
+              import("@/features/people/components/add-screens").then((m) => ({
                 Component: m.AddClientPage,
               })),
           },
@@ -91,7 +91,7 @@ const routes: RouteObject[] = [
             path: "edit-client",
             handle: crumb("Edit Client"),
             lazy: () =>
-              import("@/features/admin/people/edit-screens").then((m) => ({
+              import("@/features/people/components/edit-screens").then((m) => ({
                 Component: m.EditClientPage,
               })),
           },
@@ -99,7 +99,7 @@ const routes: RouteObject[] = [
             path: "employee-list",
             handle: crumb("Employees"),
             lazy: () =>
-              import("@/features/admin/people/list-screens").then((m) => ({
+              import("@/features/people/components/list-screens").then((m) => ({
                 Component: m.EmployeeListPage,
               })),
           },
@@ -107,7 +107,7 @@ const routes: RouteObject[] = [
             path: "add-employee",
             handle: crumb("Add Employee"),
             lazy: () =>
-              import("@/features/admin/people/add-screens").then((m) => ({
+              import("@/features/people/components/add-screens").then((m) => ({
                 Component: m.AddEmployeePage,
               })),
           },
@@ -115,7 +115,7 @@ const routes: RouteObject[] = [
             path: "edit-employee",
             handle: crumb("Edit Employee"),
             lazy: () =>
-              import("@/features/admin/people/edit-screens").then((m) => ({
+              import("@/features/people/components/edit-screens").then((m) => ({
                 Component: m.EditEmployeePage,
               })),
           },
@@ -123,7 +123,7 @@ const routes: RouteObject[] = [
             path: "embed-url",
             handle: crumb("Embed"),
             lazy: () =>
-              import("@/features/admin/components/embed-url-page").then((m) => ({
+              import("@/features/workbooks/components/embed-url-page").then((m) => ({
                 Component: m.EmbedUrlPage,
               })),
           },
@@ -131,7 +131,7 @@ const routes: RouteObject[] = [
             path: "import",
             handle: crumb("Import CSV"),
             lazy: () =>
-              import("@/features/admin/components/import-upload-page").then((m) => ({
+              import("@/features/import/components/import-upload-page").then((m) => ({
                 Component: m.ImportUploadPage,
               })),
           },
@@ -139,7 +139,7 @@ const routes: RouteObject[] = [
             path: "import/:jobId",
             handle: crumb("Import CSV"),
             lazy: () =>
-              import("@/features/admin/components/import-job-page").then((m) => ({
+              import("@/features/import/components/import-job-page").then((m) => ({
                 Component: m.ImportJobPage,
               })),
           },
@@ -147,7 +147,7 @@ const routes: RouteObject[] = [
             path: "workbook-list",
             handle: crumb("Workbooks"),
             lazy: () =>
-              import("@/features/admin/components/workbook-list-page").then((m) => ({
+              import("@/features/workbooks/components/workbook-list-page").then((m) => ({
                 Component: m.WorkbookListPage,
               })),
           },
@@ -155,7 +155,7 @@ const routes: RouteObject[] = [
             path: "view-as-client",
             handle: crumb("View as client"),
             lazy: () =>
-              import("@/features/admin/components/view-as-client-page").then((m) => ({
+              import("@/features/people/components/view-as-client-page").then((m) => ({
                 Component: m.ViewAsClientPage,
               })),
           },
@@ -163,7 +163,7 @@ const routes: RouteObject[] = [
             path: "sync",
             handle: crumb("BI sync"),
             lazy: () =>
-              import("@/features/admin/components/sync-page").then((m) => ({
+              import("@/features/sync/components/sync-page").then((m) => ({
                 Component: m.SyncPage,
               })),
           },
@@ -171,7 +171,7 @@ const routes: RouteObject[] = [
             path: "audit",
             handle: crumb("Audit log"),
             lazy: () =>
-              import("@/features/admin/components/audit-page").then((m) => ({
+              import("@/features/audit/components/audit-page").then((m) => ({
                 Component: m.AuditPage,
               })),
           },
@@ -179,7 +179,7 @@ const routes: RouteObject[] = [
             path: "settings",
             handle: crumb("Firm settings"),
             lazy: () =>
-              import("@/features/admin/components/settings-page").then((m) => ({
+              import("@/features/settings/components/settings-page").then((m) => ({
                 Component: m.SettingsPage,
               })),
           },
@@ -187,7 +187,7 @@ const routes: RouteObject[] = [
             path: "add-workbook",
             handle: crumb("Add Workbook"),
             lazy: () =>
-              import("@/features/admin/components/add-workbook-page").then((m) => ({
+              import("@/features/workbooks/components/add-workbook-page").then((m) => ({
                 Component: m.AddWorkbookPage,
               })),
           },
@@ -195,7 +195,7 @@ const routes: RouteObject[] = [
             path: "edit-workbook",
             handle: crumb("Edit Workbook"),
             lazy: () =>
-              import("@/features/admin/components/edit-workbook-page").then((m) => ({
+              import("@/features/workbooks/components/edit-workbook-page").then((m) => ({
                 Component: m.EditWorkbookPage,
               })),
           },

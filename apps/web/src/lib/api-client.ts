@@ -4,36 +4,58 @@ import type { core } from "zod/mini";
 import { ZErrorResponseSchema } from "@portal/contracts";
 
 import { toRequestError } from "./errors";
+import type { AppRequestError } from "./errors";
 
 // zod compiles its object parsers with `new Function` when the page allows it. The portal's CSP (script-src
 // 'self') does not, so zod's probe for it only cost every page a refused eval and a CSP violation; jitless
 // skips the probe (and the fast path the CSP rules out anyway). It holds for the full zod API too.
 config({ jitless: true });
 
-type TApiRequest<TSchema extends core.$ZodType> = {
+export const PORTAL_UNREACHABLE = "The portal could not be reached. Check your connection and try again.";
+
+type TSendOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Sent as JSON; a file (`Blob`) is sent as it is, with the Content-Type given in `headers`. */
   body?: unknown;
   headers?: Record<string, string>;
-  /** Validates the response body; the parsed value is returned. */
-  schema: TSchema;
   /** Shown when the server gives no readable message. */
   fallbackError: string;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+  /** `no-store` for an answer that must never come from the browser's cache (a one-time URL). */
+  cache?: RequestCache;
 };
 
+type TApiRequest<TSchema extends core.$ZodType> = TSendOptions & {
+  /** Validates the response body; the parsed value is returned. */
+  schema: TSchema;
+};
+
+/** The answer's JSON body, or undefined when it has none (or none that parses). */
+const readJson = (response: Response): Promise<unknown> => response.json().catch(() => undefined);
+
+/** A refusal of the API as the error to show: the server's `{ error }` message and its `code`. */
+function refusal(response: Response, payload: unknown, fallbackError: string): AppRequestError {
+  const parsed = ZErrorResponseSchema.safeParse(payload);
+  return toRequestError(
+    { status: response.status, error: parsed.data?.error, code: parsed.data?.code },
+    fallbackError,
+  );
+}
+
 /**
- * Calls the portal API on the same origin (session cookie included) and validates the answer.
- * Failures throw an AppRequestError with the server's `{ error }` message when there is one.
+ * Sends a request to the portal API on the same origin (session cookie included) and returns its answer
+ * unread, whatever its status. A network failure throws an AppRequestError saying the portal could not be
+ * reached; a request its caller cancelled (`signal`) throws its abort. The functions below read the answer;
+ * this one is for the call whose failures the spec words itself (the embed URL: 'Backend error {status}:
+ * {body}').
  */
-export async function apiRequest<TSchema extends core.$ZodType>(
+export async function apiFetch(
   path: string,
-  { method = "GET", body, headers = {}, schema, fallbackError, signal }: TApiRequest<TSchema>,
-): Promise<core.output<TSchema>> {
+  { method = "GET", body, headers = {}, signal, cache }: Omit<TSendOptions, "fallbackError">,
+): Promise<Response> {
   const raw = body instanceof Blob;
-  let response: Response;
   try {
-    response = await fetch(path, {
+    return await fetch(path, {
       method,
       credentials: "same-origin",
       headers: {
@@ -43,20 +65,52 @@ export async function apiRequest<TSchema extends core.$ZodType>(
       },
       body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
       signal,
+      ...(cache ? { cache } : {}),
     });
-  } catch {
-    throw toRequestError({}, "The portal could not be reached. Check your connection and try again.");
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw toRequestError({}, PORTAL_UNREACHABLE);
   }
+}
 
-  const payload: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const parsed = ZErrorResponseSchema.safeParse(payload);
-    throw toRequestError(
-      { status: response.status, error: parsed.data?.error, code: parsed.data?.code },
-      fallbackError,
-    );
-  }
+/**
+ * Calls the portal API and validates the answer; returns it with the answer's headers (a list's total, the
+ * audit log's neighbouring pages). Failures throw an AppRequestError with the server's `{ error }` message
+ * and `code` when there are some.
+ */
+export async function apiRequestWithHeaders<TSchema extends core.$ZodType>(
+  path: string,
+  { schema, ...options }: TApiRequest<TSchema>,
+): Promise<{ data: core.output<TSchema>; headers: Headers }> {
+  const response = await apiFetch(path, options);
+  const payload = await readJson(response);
+  if (!response.ok) throw refusal(response, payload, options.fallbackError);
   const parsed = safeParse(schema, payload);
-  if (!parsed.success) throw toRequestError({}, fallbackError);
-  return parsed.data;
+  if (!parsed.success) throw toRequestError({}, options.fallbackError);
+  return { data: parsed.data, headers: response.headers };
+}
+
+/** Calls the portal API and validates the answer (see `apiRequestWithHeaders`); returns the parsed body. */
+export async function apiRequest<TSchema extends core.$ZodType>(
+  path: string,
+  options: TApiRequest<TSchema>,
+): Promise<core.output<TSchema>> {
+  return (await apiRequestWithHeaders(path, options)).data;
+}
+
+/**
+ * GET a file the API streams (the audit log's CSV): the answer, its body not read yet, so the caller can show
+ * its progress. Failures throw like `apiRequest`'s.
+ */
+export async function apiDownload(
+  path: string,
+  {
+    accept,
+    fallbackError,
+    signal,
+  }: { accept: string; fallbackError: string; signal?: AbortSignal | undefined },
+): Promise<Response & { body: NonNullable<Response["body"]> }> {
+  const response = await apiFetch(path, { headers: { Accept: accept }, signal });
+  if (!response.ok || !response.body) throw refusal(response, await readJson(response), fallbackError);
+  return response as Response & { body: NonNullable<Response["body"]> };
 }

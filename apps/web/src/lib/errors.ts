@@ -1,9 +1,15 @@
+import type { ApiErrorCode } from "@portal/contracts";
+
 /** An error with a message that is safe and useful to show to the person using the portal. */
 export class AppRequestError extends Error {
   readonly status: number | undefined;
-  readonly code: string | undefined;
+  /** The API's reason, one of `API_ERROR_CODES` (@portal/contracts): what screens compare, never a string. */
+  readonly code: ApiErrorCode | undefined;
 
-  constructor(message: string, options: { status?: number | undefined; code?: string | undefined } = {}) {
+  constructor(
+    message: string,
+    options: { status?: number | undefined; code?: ApiErrorCode | undefined } = {},
+  ) {
     super(message);
     this.name = "AppRequestError";
     this.status = options.status;
@@ -18,12 +24,22 @@ export type TErrorLike = {
   message?: string | undefined;
   error?: unknown;
   status?: number | undefined;
+  /** Better Auth's client types its codes as strings: read with `apiErrorCode`. */
   code?: string | undefined;
 };
 
 /**
+ * The `code` of an answer as one of the API's codes (`ApiErrorCode`, @portal/contracts). The API sends no other
+ * (its tests hold every answer, Better Auth's included, to the list), so this is a type, not a check: the list
+ * itself stays out of the sign-in page's script (decision 004).
+ */
+export function apiErrorCode(code: unknown): ApiErrorCode | undefined {
+  return typeof code === "string" && code ? (code as ApiErrorCode) : undefined;
+}
+
+/**
  * Turns a Better Auth client error (`{ message, status, code }`) or a portal API error body (`{ error }`)
- * into an AppRequestError carrying the server's message, falling back to `fallback`.
+ * into an AppRequestError carrying the server's message, falling back to `fallback`, and its code.
  */
 export function toRequestError(error: TErrorLike, fallback: string): AppRequestError {
   const serverMessage =
@@ -31,7 +47,10 @@ export function toRequestError(error: TErrorLike, fallback: string): AppRequestE
     (typeof error.error === "string" && error.error.trim()) ||
     "";
   const message = serverMessage || (error.status === 429 ? TOO_MANY_REQUESTS_MESSAGE : fallback);
-  return new AppRequestError(message, { status: error.status, code: error.code });
+  return new AppRequestError(message, {
+    status: error.status,
+    code: apiErrorCode(error.code),
+  });
 }
 
 /** The message to show for anything thrown by an API call. */

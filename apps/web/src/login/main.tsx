@@ -1,3 +1,4 @@
+import { LucideProvider } from "lucide-react";
 import { StrictMode } from "react";
 import type { ReactNode } from "react";
 import { createRoot } from "react-dom/client";
@@ -30,7 +31,10 @@ const render = (screen: ReactNode) =>
   void branding.then((firm) =>
     root.render(
       <StrictMode>
-        <BrandingProvider branding={firm}>{screen}</BrandingProvider>
+        <BrandingProvider branding={firm}>
+          {/* The SPA's icon stroke (app/root.tsx). */}
+          <LucideProvider strokeWidth={1.8}>{screen}</LucideProvider>
+        </BrandingProvider>
       </StrictMode>,
     ),
   );

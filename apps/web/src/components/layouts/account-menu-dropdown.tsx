@@ -1,7 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import type { ReactElement, ReactNode } from "react";
 
-import type { TAccountMenuItemProps } from "./account-menu";
+import type { TAccountMenuItemProps } from "./account-menu-item";
 
 type TAccountMenuDropdownProps = {
   user: { name?: string | null; email?: string | null };

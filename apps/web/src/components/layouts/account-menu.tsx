@@ -1,9 +1,10 @@
+import { ChevronDownIcon } from "lucide-react";
 import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { ComponentProps, KeyboardEvent, PointerEvent, ReactNode } from "react";
 
 import { Avatar } from "../ui/avatar";
-import { ChevronDownIcon } from "../ui/icons";
 import type * as Dropdown from "./account-menu-dropdown";
+import type { TAccountMenuItemProps } from "./account-menu-item";
 
 type TUser = { name?: string | null; email?: string | null; image?: string | null };
 
@@ -13,11 +14,6 @@ type TAccountMenuProps = {
   children: ReactNode;
 };
 
-export type TAccountMenuItemProps = {
-  icon: ReactNode;
-  onSelect: () => void;
-  children: ReactNode;
-};
 
 type TDropdown = typeof Dropdown;
 

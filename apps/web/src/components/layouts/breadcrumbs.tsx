@@ -1,8 +1,8 @@
-import { Link, useMatches } from "react-router";
+import { ChevronRightIcon } from "lucide-react";
 import type { ComponentType, ReactNode } from "react";
+import { Link, useMatches } from "react-router";
 import type { Params } from "react-router";
 
-import { ChevronRightIcon } from "../ui/icons";
 import { PageTitle } from "../ui/page-title";
 
 /** A crumb whose text needs data (a workbook's label): it passes the text to `children` once known. */

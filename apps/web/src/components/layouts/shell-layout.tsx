@@ -1,10 +1,10 @@
+import { PanelLeftIcon } from "lucide-react";
 import { useId, useState } from "react";
 import type { MouseEvent, ReactNode } from "react";
 import { Link, NavLink } from "react-router";
 
 import { Logo } from "../brand/logo";
 import { cn } from "../ui/cn";
-import { PanelLeftIcon } from "../ui/icons";
 import { Breadcrumbs } from "./breadcrumbs";
 
 const WIDE_SCREEN = "(min-width: 768px)";
@@ -68,7 +68,7 @@ export function ShellLayout({ homeTo, sidebar, headerEnd, screen, children }: TS
             title={open ? "Collapse sidebar" : "Expand sidebar"}
             className="flex h-10 items-center gap-3 rounded-lg px-2.5 text-sm text-navy-200 hover:bg-white/10 hover:text-white"
           >
-            <PanelLeftIcon />
+            <PanelLeftIcon className="size-5" />
             {open ? <span>Collapse</span> : null}
           </button>
         </div>

@@ -1,3 +1,4 @@
+import { CheckIcon } from "lucide-react";
 import type { ReactNode } from "react";
 
 import { cn } from "./cn";
@@ -13,16 +14,7 @@ function withCheckMark(children: ReactNode): ReactNode {
   if (typeof children !== "string" || !children.startsWith(CHECK_MARK)) return children;
   return (
     <span className="inline-flex items-start gap-1.5">
-      <svg
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2.4"
-        className="mt-0.5 size-4 shrink-0"
-        aria-hidden="true"
-      >
-        <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
+      <CheckIcon strokeWidth={2.4} className="mt-0.5 size-4 shrink-0" />
       <span>
         <span className="sr-only">{CHECK_MARK}</span>
         {children.slice(CHECK_MARK.length)}

@@ -5,13 +5,20 @@ import { AppRequestError, getErrorMessage, TOO_MANY_REQUESTS_MESSAGE, toRequestE
 describe("toRequestError", () => {
   it("keeps a Better Auth error's message, status and code", () => {
     const error = toRequestError(
-      { message: "Invalid email or password", status: 401, code: "X" },
+      { message: "Invalid email or password", status: 401, code: "INVALID_EMAIL_OR_PASSWORD" },
       "fallback",
     );
     expect(error).toBeInstanceOf(AppRequestError);
     expect(error.message).toBe("Invalid email or password");
     expect(error.status).toBe(401);
-    expect(error.code).toBe("X");
+    expect(error.code).toBe("INVALID_EMAIL_OR_PASSWORD");
+  });
+
+  it("has no code where the answer has none (an empty one included)", () => {
+    const error = toRequestError({ message: "Refused.", status: 400, code: "" }, "fallback");
+    expect(error.message).toBe("Refused.");
+    expect(error.code).toBeUndefined();
+    expect(toRequestError({ error: "Refused.", status: 400 }, "fallback").code).toBeUndefined();
   });
 
   it("reads the portal API's { error } body", () => {

@@ -1,11 +1,11 @@
+import { LogOutIcon } from "lucide-react";
 import { Outlet, useNavigate } from "react-router";
 
+import { AdminNav } from "@/components/admin/admin-nav";
 import { AccountMenu, AccountMenuItem } from "@/components/layouts/account-menu";
 import { ShellLayout } from "@/components/layouts/shell-layout";
 import { FormMessage } from "@/components/ui/form-message";
-import { LogOutIcon } from "@/components/ui/icons";
 import { CheckingAuthentication } from "@/components/ui/spinner";
-import { AdminNav } from "@/features/admin/components/admin-nav";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { RequireAccess } from "@/features/auth/components/require-access";
 import {

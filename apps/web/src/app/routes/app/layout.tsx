@@ -1,9 +1,9 @@
+import { LogOutIcon, UserIcon } from "lucide-react";
 import { Outlet, useNavigate } from "react-router";
 
 import { AccountMenu, AccountMenuItem } from "@/components/layouts/account-menu";
 import { ShellLayout } from "@/components/layouts/shell-layout";
 import { FormMessage } from "@/components/ui/form-message";
-import { LogOutIcon, UserIcon } from "@/components/ui/icons";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { RequireAccess } from "@/features/auth/components/require-access";
 import {

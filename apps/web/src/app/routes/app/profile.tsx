@@ -1,7 +1,7 @@
+import { LogOutIcon } from "lucide-react";
 import { useNavigate } from "react-router";
 
 import { Button } from "@/components/ui/button";
-import { LogOutIcon } from "@/components/ui/icons";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { TwoFactorSettings } from "@/features/auth/components/two-factor-settings";
 import { ProfileCard } from "@/features/profile/components/profile-card";

@@ -1,7 +1,7 @@
-import type { TSignIn } from "@portal/contracts";
+import type { ApiErrorCode, TSignIn } from "@portal/contracts";
 
 import { authClient } from "@/lib/auth-client";
-import { AppRequestError, TOO_MANY_REQUESTS_MESSAGE, toRequestError } from "@/lib/errors";
+import { apiErrorCode, AppRequestError, TOO_MANY_REQUESTS_MESSAGE, toRequestError } from "@/lib/errors";
 import { getSession } from "@/lib/get-session";
 import type { TSession } from "@/lib/get-session";
 
@@ -25,7 +25,7 @@ export async function signIn(input: TSignIn): Promise<TSignInResult> {
 export type TSecondStepMethod = "totp" | "backup-code";
 
 /** Why the second step failed, in words; `restart` when the person must enter their password again. */
-const SECOND_STEP_ERRORS: Record<string, { text: string; restart?: boolean }> = {
+const SECOND_STEP_ERRORS: Partial<Record<ApiErrorCode, { text: string; restart?: boolean }>> = {
   INVALID_CODE: { text: "That code is not right. Check your authenticator app and try again." },
   INVALID_BACKUP_CODE: { text: "That backup code is not valid or has already been used." },
   INVALID_TWO_FACTOR_COOKIE: {
@@ -45,7 +45,7 @@ const SECOND_STEP_ERRORS: Record<string, { text: string; restart?: boolean }> = 
 /** An error of the second step; `restart` means the pending sign-in is over. */
 export class SecondStepError extends AppRequestError {
   readonly restart: boolean;
-  constructor(message: string, restart: boolean, status?: number, code?: string) {
+  constructor(message: string, restart: boolean, status?: number, code?: ApiErrorCode) {
     super(message, { status, code });
     this.restart = restart;
   }
@@ -64,9 +64,10 @@ export async function verifySecondStep({
       ? await authClient.twoFactor.verifyTotp({ code })
       : await authClient.twoFactor.verifyBackupCode({ code });
   if (error) {
-    const known = error.code ? SECOND_STEP_ERRORS[error.code] : undefined;
-    if (known) throw new SecondStepError(known.text, known.restart === true, error.status, error.code);
-    if (error.status === 429) throw new SecondStepError(TOO_MANY_REQUESTS_MESSAGE, false, 429, error.code);
+    const code = apiErrorCode(error.code);
+    const known = code ? SECOND_STEP_ERRORS[code] : undefined;
+    if (known) throw new SecondStepError(known.text, known.restart === true, error.status, code);
+    if (error.status === 429) throw new SecondStepError(TOO_MANY_REQUESTS_MESSAGE, false, 429, code);
     throw toRequestError(error, "The code could not be checked. Please try again.");
   }
   return getSession();

@@ -1,21 +1,23 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { requiresTwoFactor } from "@portal/contracts";
+import type { ApiErrorCode } from "@portal/contracts";
 
 import { authClient } from "@/lib/auth-client";
-import { toRequestError } from "@/lib/errors";
+import { apiErrorCode, toRequestError } from "@/lib/errors";
 import type { TErrorLike } from "@/lib/errors";
 import { useSession } from "@/lib/session";
 
 import { getConfig } from "./get-config";
 
-const MESSAGES: Record<string, string> = {
+const MESSAGES: Partial<Record<ApiErrorCode, string>> = {
   INVALID_PASSWORD: "That password is not right.",
   INVALID_CODE: "That code is not right. Check your authenticator app and try again.",
 };
 
 function twoFactorError(error: TErrorLike, fallback: string) {
-  const known = error.code ? MESSAGES[error.code] : undefined;
+  const code = apiErrorCode(error.code);
+  const known = code ? MESSAGES[code] : undefined;
   return toRequestError(known ? { ...error, message: known } : error, fallback);
 }
 

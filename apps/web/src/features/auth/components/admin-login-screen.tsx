@@ -1,6 +1,6 @@
+import { ShieldCheckIcon } from "lucide-react";
 import { useState } from "react";
 
-import { ShieldIcon } from "@/components/ui/icons";
 import { PageTitle } from "@/components/ui/page-title";
 import type { TSession } from "@/lib/get-session";
 import { replacePage } from "@/lib/replace-page";
@@ -35,7 +35,7 @@ export function AdminLoginScreen() {
       <div className="space-y-6">
         <header className="space-y-3 text-center">
           <span className="mx-auto flex size-12 items-center justify-center rounded-full bg-navy-50 text-navy-800">
-            <ShieldIcon className="size-6" />
+            <ShieldCheckIcon className="size-6" />
           </span>
           <h1 className="text-2xl font-semibold tracking-tight text-navy-950">Admin Login</h1>
           <p className="text-sm text-slate-600">Only authorized admins can access this panel.</p>

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 
 import { INVITATION_LINK_CODES, PASSWORD_MIN_LENGTH, ZResetPasswordSchema } from "@portal/contracts";
-import type { TInvitationLookupResponse, TResetPassword } from "@portal/contracts";
+import type { ApiErrorCode, TInvitationLookupResponse, TResetPassword } from "@portal/contracts";
 
 import { Button, buttonClasses } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -23,7 +23,9 @@ const NO_TOKEN = "This invitation link is not complete. Open the link in your in
 
 /** A refusal that means the link itself can no longer be used (used, expired, revoked, unknown). */
 const isLinkError = (error: unknown) =>
-  error instanceof AppRequestError && (INVITATION_LINK_CODES as readonly string[]).includes(error.code ?? "");
+  error instanceof AppRequestError &&
+  error.code !== undefined &&
+  (INVITATION_LINK_CODES as readonly ApiErrorCode[]).includes(error.code);
 
 type TState =
   | { step: "checking" }

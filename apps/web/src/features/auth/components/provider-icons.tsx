@@ -1,6 +1,11 @@
+import { KeyRoundIcon } from "lucide-react";
+
 import type { TSocialProviderId } from "@portal/contracts";
 
-/** Simplified marks of the sign-in providers, drawn for the portal (no third-party assets are loaded). */
+/**
+ * Simplified marks of the sign-in providers, drawn for the portal (no third-party assets are loaded): brand
+ * marks are not in the icon set (lucide), so they are kept here, as plain SVG, in this one file.
+ */
 function GoogleIcon() {
   return (
     <svg viewBox="0 0 24 24" className="size-5" aria-hidden="true" focusable="false">
@@ -48,27 +53,6 @@ function AppleIcon() {
   );
 }
 
-function KeyIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      className="size-5 text-navy-800"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <circle cx="8" cy="15" r="4" />
-      <path d="M10.8 12.2L19 4" />
-      <path d="M16 7l2.5 2.5" />
-      <path d="M14 9l2 2" />
-    </svg>
-  );
-}
-
 export function ProviderIcon({ provider }: { provider: TSocialProviderId }) {
   switch (provider) {
     case "google":
@@ -80,6 +64,6 @@ export function ProviderIcon({ provider }: { provider: TSocialProviderId }) {
     case "apple":
       return <AppleIcon />;
     case "oidc":
-      return <KeyIcon />;
+      return <KeyRoundIcon className="size-5 text-navy-800" />;
   }
 }

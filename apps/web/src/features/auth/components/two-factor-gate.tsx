@@ -1,9 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { ShieldCheckIcon } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import type { ReactNode } from "react";
 import { useNavigate } from "react-router";
 
-import { ShieldIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/spinner";
 import { refreshSession } from "@/lib/session";
 
@@ -80,7 +80,7 @@ export function TwoFactorGate({ gate, continueTo, children }: TTwoFactorGateProp
       >
         <header className="mb-6 flex items-start gap-4">
           <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-navy-50 text-navy-800">
-            <ShieldIcon className="size-5" />
+            <ShieldCheckIcon className="size-5" />
           </span>
           <div className="space-y-1">
             <h1 id="two-factor-setup-title" className="text-xl font-semibold text-navy-950">

@@ -1,9 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { ShieldCheckIcon } from "lucide-react";
 import { useState } from "react";
 
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
-import { ShieldIcon } from "@/components/ui/icons";
 import { refreshSession } from "@/lib/session";
 
 import { turnOffTwoFactor, useTwoFactorPolicy } from "../api/two-factor";
@@ -30,7 +30,7 @@ export function TwoFactorSettings() {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="flex items-start gap-3">
           <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-navy-50 text-navy-800">
-            <ShieldIcon className="size-5" />
+            <ShieldCheckIcon className="size-5" />
           </span>
           <div>
             <h2 id="two-factor-title" className="text-base font-semibold text-navy-950">

@@ -1,8 +1,8 @@
+import { ArrowLeftIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 import { Logo } from "@/components/brand/logo";
-import { ArrowLeftIcon } from "@/components/ui/icons";
 import { PageTitle } from "@/components/ui/page-title";
 import { useFirm } from "@/lib/branding";
 

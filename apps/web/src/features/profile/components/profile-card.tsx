@@ -1,3 +1,4 @@
+import { PencilIcon } from "lucide-react";
 import { useId, useState } from "react";
 import type { FormEvent, ReactNode } from "react";
 
@@ -5,7 +6,6 @@ import { Avatar } from "@/components/ui/avatar";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { controlClasses } from "@/components/ui/field";
-import { PencilIcon } from "@/components/ui/icons";
 
 import { useUpdateUserName } from "../api/update-user";
 

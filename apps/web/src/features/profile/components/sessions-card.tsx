@@ -1,11 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { MonitorIcon, SmartphoneIcon } from "lucide-react";
 import { useEffect } from "react";
 
 import type { TSession } from "@portal/contracts";
 
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
-import { MonitorIcon, SmartphoneIcon } from "@/components/ui/icons";
 import { Spinner } from "@/components/ui/spinner";
 import { AppRequestError, getErrorMessage } from "@/lib/errors";
 import { sessionQueryKey } from "@/lib/session";

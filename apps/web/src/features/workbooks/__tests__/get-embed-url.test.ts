@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { PORTAL_UNREACHABLE } from "@/lib/api-client";
 import { AppRequestError } from "@/lib/errors";
 
-import { PORTAL_UNREACHABLE, getEmbedUrl } from "../api/get-embed-url";
+import { getEmbedUrl } from "../api/get-embed-url";
 import { backendErrorMessage } from "../utils/embed-errors";
 
 const answer = (status: number, body: string) => vi.fn(async () => new Response(body, { status }));

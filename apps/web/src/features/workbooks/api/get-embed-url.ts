@@ -2,11 +2,10 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 
 import { ZProvisionAndEmbedRequestSchema, ZProvisionAndEmbedResponseSchema } from "@portal/contracts";
 
+import { apiFetch } from "@/lib/api-client";
 import { AppRequestError } from "@/lib/errors";
 
 import { backendErrorMessage } from "../utils/embed-errors";
-
-export const PORTAL_UNREACHABLE = "The portal could not be reached. Check your connection and try again.";
 
 /**
  * POST /api/sigma/provision-and-embed: mints a one-time embed URL (a Sigma JWT URL whose `exp` ends the
@@ -15,20 +14,12 @@ export const PORTAL_UNREACHABLE = "The portal could not be reached. Check your c
  * available.'); a failed call throws 'Backend error {status}: {body}' (spec section 8).
  */
 export async function getEmbedUrl(workbookId: string, signal?: AbortSignal): Promise<string | null> {
-  let response: Response;
-  try {
-    response = await fetch("/api/sigma/provision-and-embed", {
-      method: "POST",
-      credentials: "same-origin",
-      cache: "no-store",
-      headers: { Accept: "application/json", "Content-Type": "application/json" },
-      body: JSON.stringify(ZProvisionAndEmbedRequestSchema.parse({ workbookId })),
-      signal,
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new AppRequestError(PORTAL_UNREACHABLE);
-  }
+  const response = await apiFetch("/api/sigma/provision-and-embed", {
+    method: "POST",
+    cache: "no-store",
+    body: ZProvisionAndEmbedRequestSchema.parse({ workbookId }),
+    signal,
+  });
   const body = await response.text().catch(() => "");
   if (!response.ok) {
     throw new AppRequestError(backendErrorMessage(response.status, body), { status: response.status });

@@ -1,11 +1,12 @@
-import { workbookLabel } from "@portal/contracts";
+import { ChartColumnIcon } from "lucide-react";
 import { Link, useMatch } from "react-router";
 
-import { cn } from "@/components/ui/cn";
-import { ChartIcon } from "@/components/ui/icons";
+import { workbookLabel } from "@portal/contracts";
 
-import { useCurrentWorkbook } from "../utils/use-current-workbook";
+import { cn } from "@/components/ui/cn";
+
 import { workbookInitials } from "../utils/select-workbook";
+import { useCurrentWorkbook } from "../utils/use-current-workbook";
 
 export const NO_WORKBOOKS = "No workbooks assigned yet.";
 
@@ -74,7 +75,7 @@ export function WorkbookNav({ collapsed }: { collapsed: boolean }) {
         className="flex h-10 items-center justify-center text-red-300"
         title="Workbooks could not be loaded."
       >
-        <ChartIcon />
+        <ChartColumnIcon className="size-5" />
       </span>
     ) : (
       <div className="px-2.5 text-sm text-navy-200">
@@ -91,7 +92,7 @@ export function WorkbookNav({ collapsed }: { collapsed: boolean }) {
   } else if (query.data.length === 0) {
     content = collapsed ? (
       <span className="flex h-10 items-center justify-center text-navy-400" title={NO_WORKBOOKS}>
-        <ChartIcon />
+        <ChartColumnIcon className="size-5" />
       </span>
     ) : (
       <p className="px-2.5 text-sm text-navy-300">{NO_WORKBOOKS}</p>
