@@ -156,14 +156,19 @@ export interface AuditPage {
   newer: number | null;
 }
 
-export async function listAudit(
-  db: Executor,
-  query: AuditFilters & { limit: number; before?: number | undefined; after?: number | undefined },
-): Promise<AuditPage> {
+type PageQuery = AuditFilters & { limit: number; before?: number | undefined; after?: number | undefined };
+
+/** The filter's branches and the row a page starts from (undefined: the first page; null: no such row). */
+async function pageInputs(db: Executor, query: PageQuery) {
   const branches = await branchesFor(db, query);
   const cursorId = query.before ?? query.after;
   const cursor =
     cursorId === undefined ? undefined : await cursorOf(db, cursorId, query.after ? "after" : "before");
+  return { branches, cursor };
+}
+
+export async function listAudit(db: Executor, query: PageQuery): Promise<AuditPage> {
+  const { branches, cursor } = await pageInputs(db, query);
   const total = await countMatching(db, branches, AUDIT_COUNT_CAP);
   const capped = total > AUDIT_COUNT_CAP;
   if (cursor === null)
@@ -207,13 +212,7 @@ export async function countAudit(db: Executor, filters: AuditFilters): Promise<n
 }
 
 /** The SQL of a page of the list (for the benchmark, which runs it through the driver as well). */
-export async function auditPageQuery(
-  db: Executor,
-  query: AuditFilters & { limit: number; before?: number | undefined; after?: number | undefined },
-): Promise<SQL> {
-  const branches = await branchesFor(db, query);
-  const cursorId = query.before ?? query.after;
-  const cursor =
-    cursorId === undefined ? undefined : await cursorOf(db, cursorId, query.after ? "after" : "before");
+export async function auditPageQuery(db: Executor, query: PageQuery): Promise<SQL> {
+  const { branches, cursor } = await pageInputs(db, query);
   return pageStatement(branches, cursor ?? undefined, query.limit + 1);
 }

@@ -29,19 +29,23 @@ ${body}
 </div>`;
 }
 
-const signature = (firm: MailFirm) => ["", `${firm.firmName}`, `Questions? Write to ${firm.supportEmail}.`];
-
-export function passwordResetMail({
-  name,
-  url,
-  firm = DEFAULT_BRANDING,
-}: {
+/** A mail with one link for the person to follow (reset, confirm). */
+interface LinkMail {
   name: string;
   url: string;
   firm?: MailFirm;
-}) {
-  const greeting = name ? `Hello ${name},` : "Hello,";
-  const portal = `${firm.firmName} client portal`;
+}
+
+/** The greeting ("Hello Olivia,") and the portal's name in the firm's words. */
+const opening = (name: string, firm: MailFirm) => ({
+  greeting: name ? `Hello ${name},` : "Hello,",
+  portal: `${firm.firmName} client portal`,
+});
+
+const signature = (firm: MailFirm) => ["", `${firm.firmName}`, `Questions? Write to ${firm.supportEmail}.`];
+
+export function passwordResetMail({ name, url, firm = DEFAULT_BRANDING }: LinkMail) {
+  const { greeting, portal } = opening(name, firm);
   return {
     subject: `Reset your ${firm.firmName} portal password`,
     text: [
@@ -66,17 +70,8 @@ Open this link within one hour to choose a new password. The link works once.</p
   };
 }
 
-export function verifyEmailMail({
-  name,
-  url,
-  firm = DEFAULT_BRANDING,
-}: {
-  name: string;
-  url: string;
-  firm?: MailFirm;
-}) {
-  const greeting = name ? `Hello ${name},` : "Hello,";
-  const portal = `${firm.firmName} client portal`;
+export function verifyEmailMail({ name, url, firm = DEFAULT_BRANDING }: LinkMail) {
+  const { greeting, portal } = opening(name, firm);
   return {
     subject: `Confirm your email for the ${firm.firmName} portal`,
     text: [
@@ -110,8 +105,7 @@ export function existingAccountMail({
   signInUrl: string;
   firm?: MailFirm;
 }) {
-  const greeting = name ? `Hello ${name},` : "Hello,";
-  const portal = `${firm.firmName} client portal`;
+  const { greeting, portal } = opening(name, firm);
   return {
     subject: `Someone tried to create a ${firm.firmName} portal account with your email`,
     text: [
@@ -149,8 +143,7 @@ export function invitationMail({
   expiresAt: Date;
   firm?: MailFirm;
 }) {
-  const greeting = name ? `Hello ${name},` : "Hello,";
-  const portal = `${firm.firmName} client portal`;
+  const { greeting, portal } = opening(name, firm);
   const until = `${expiresAt.toUTCString().replace(/:\d\d GMT$/, " UTC")}`;
   return {
     subject: `You are invited to the ${firm.firmName} portal`,

@@ -1,23 +1,15 @@
-import { LogOutIcon } from "lucide-react";
-import { Outlet, useNavigate } from "react-router";
-
 import { AdminNav } from "@/components/admin/admin-nav";
-import { AccountMenu, AccountMenuItem } from "@/components/layouts/account-menu";
+import { AccountMenu } from "@/components/layouts/account-menu";
 import { ShellLayout } from "@/components/layouts/shell-layout";
-import { FormMessage } from "@/components/ui/form-message";
 import { CheckingAuthentication } from "@/components/ui/spinner";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { RequireAccess } from "@/features/auth/components/require-access";
-import {
-  SETUP_TITLE,
-  TwoFactorGate,
-  TwoFactorSidebar,
-  useTwoFactorGate,
-} from "@/features/auth/components/two-factor-gate";
+import { SETUP_TITLE, TwoFactorSidebar, useTwoFactorGate } from "@/features/auth/components/two-factor-gate";
 import { useSession } from "@/lib/session";
 
+import { LogoutItem, ShellPage } from "../shell-parts";
+
 function AdminShell() {
-  const navigate = useNavigate();
   const { data: session } = useSession();
   const signOut = useSignOut();
   const twoFactor = useTwoFactorGate();
@@ -41,25 +33,11 @@ function AdminShell() {
       )}
       headerEnd={
         <AccountMenu user={session.user}>
-          <AccountMenuItem
-            icon={<LogOutIcon className="size-4" />}
-            onSelect={() =>
-              signOut.mutate(undefined, { onSuccess: () => void navigate("/admin-login", { replace: true }) })
-            }
-          >
-            Logout
-          </AccountMenuItem>
+          <LogoutItem signOut={signOut} signInPath="/admin-login" />
         </AccountMenu>
       }
     >
-      {signOut.isError ? (
-        <div className="mb-6">
-          <FormMessage tone="error">Sign-out failed. Please try again.</FormMessage>
-        </div>
-      ) : null}
-      <TwoFactorGate gate={twoFactor} continueTo="/admin">
-        <Outlet />
-      </TwoFactorGate>
+      <ShellPage signOut={signOut} twoFactor={twoFactor} continueTo="/admin" />
     </ShellLayout>
   );
 }

@@ -1,19 +1,15 @@
-import { LogOutIcon, UserIcon } from "lucide-react";
-import { Outlet, useNavigate } from "react-router";
+import { UserIcon } from "lucide-react";
+import { useNavigate } from "react-router";
 
 import { AccountMenu, AccountMenuItem } from "@/components/layouts/account-menu";
 import { ShellLayout } from "@/components/layouts/shell-layout";
-import { FormMessage } from "@/components/ui/form-message";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { RequireAccess } from "@/features/auth/components/require-access";
-import {
-  SETUP_TITLE,
-  TwoFactorGate,
-  TwoFactorSidebar,
-  useTwoFactorGate,
-} from "@/features/auth/components/two-factor-gate";
+import { SETUP_TITLE, TwoFactorSidebar, useTwoFactorGate } from "@/features/auth/components/two-factor-gate";
 import { WorkbookNav } from "@/features/workbooks/components/workbook-nav";
 import { useSession } from "@/lib/session";
+
+import { LogoutItem, ShellPage } from "../shell-parts";
 
 function UserShell() {
   const navigate = useNavigate();
@@ -48,25 +44,11 @@ function UserShell() {
               Profile
             </AccountMenuItem>
           )}
-          <AccountMenuItem
-            icon={<LogOutIcon className="size-4" />}
-            onSelect={() =>
-              signOut.mutate(undefined, { onSuccess: () => void navigate("/login", { replace: true }) })
-            }
-          >
-            Logout
-          </AccountMenuItem>
+          <LogoutItem signOut={signOut} signInPath="/login" />
         </AccountMenu>
       }
     >
-      {signOut.isError ? (
-        <div className="mb-6">
-          <FormMessage tone="error">Sign-out failed. Please try again.</FormMessage>
-        </div>
-      ) : null}
-      <TwoFactorGate gate={twoFactor} continueTo="/">
-        <Outlet />
-      </TwoFactorGate>
+      <ShellPage signOut={signOut} twoFactor={twoFactor} continueTo="/" />
     </ShellLayout>
   );
 }
