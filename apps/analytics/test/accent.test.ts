@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accentOf } from "../src/embed/routes.ts";
+import { accentOf } from "../src/embed/page-route.ts";
 import { CLIENT_A, PORTFOLIO, clientUser, mint, startTestServer, type TestServer } from "./helpers.ts";
 
 let t: TestServer;

@@ -4,7 +4,7 @@ import { migrate } from "../src/db/migrations.ts";
 import { DEFAULT_READER_ROLE, installRowSecurity } from "../src/db/row-security.ts";
 import { generateDemoData } from "../src/demo/load.ts";
 import { generateMarket } from "../src/demo/market.ts";
-import { simulateClient } from "../src/demo/simulate.ts";
+import { simulateClient } from "../src/demo/simulate/client.ts";
 import { loadWorkbookDefinitions } from "../src/workbooks/catalog.ts";
 import { runWorkbookPage, type QueryResult } from "../src/workbooks/run.ts";
 import type { TWorkbook } from "../src/workbooks/schema.ts";

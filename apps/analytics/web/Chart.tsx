@@ -150,35 +150,26 @@ function AxisPointer({
 }
 
 /**
- * A workbook chart: the SVG the server drew for this box's size (decision 015), with tooltips on hover. The
- * box reports its size; the workbook asks the server for a drawing at a new size (resize, rotation, full
- * screen) and shows the last one scaled until it arrives.
+ * The category under the pointer (at `x`, `y` in the chart's box) of a cartesian drawing, or undefined when the
+ * pointer is outside its plot.
  */
-export function Chart({
-  element,
-  rows,
-  renders,
-  onSize,
-  onError,
-}: {
-  element: ChartElement;
-  rows: Row[];
-  /** The server's drawings of this element for the data shown, newest last. */
-  renders: readonly ChartRender[] | undefined;
-  onSize: (nodeId: string, size: ChartSize) => void;
-  /** A chart that could not be drawn (reported to the host as `workbook:chart:error`). */
-  onError: (nodeId: string, message: string) => void;
-}) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState<ChartSize | undefined>(undefined);
-  // Legend items switched off, as ECharts' legend does on a click: the server draws the chart without them.
-  const [off, setOff] = useState<number[]>([]);
-  const view = useMemo(() => (size && off.length > 0 ? { ...size, off } : size), [size, off]);
-  const [tip, setTip] = useState<Tip | null>(null);
-  const render = renderFor(renders, view);
-  const drawn = render && "svg" in render ? render : undefined;
+function categoryAt(hover: AxisHover, drawn: ChartSize, box: DOMRect, x: number, y: number) {
+  // Pointer position in the drawing's own pixels (the drawing may be shown scaled for a moment).
+  const scale = Math.min(box.width / drawn.width, box.height / drawn.height) || 1;
+  const sx = (x - (box.width - drawn.width * scale) / 2) / scale;
+  const sy = (y - (box.height - drawn.height * scale) / 2) / scale;
+  const { plot, positions, horizontal } = hover;
+  const inside =
+    sx >= plot.x - 4 && sx <= plot.x + plot.width + 4 && sy >= plot.y - 4 && sy <= plot.y + plot.height + 4;
+  return inside && positions.length > 0 ? nearest(positions, horizontal ? sy : sx) : undefined;
+}
 
-  // Measured before the first paint, then on every change of the box (frame width, rotation, full screen).
+/**
+ * The chart box's size: measured before the first paint, then on every change of the box (frame width,
+ * rotation, full screen).
+ */
+function useChartSize(ref: React.RefObject<HTMLDivElement | null>): ChartSize | undefined {
+  const [size, setSize] = useState<ChartSize | undefined>(undefined);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -199,7 +190,39 @@ export function Chart({
     });
     observer.observe(el);
     return () => observer.disconnect();
-  }, []);
+  }, [ref]);
+  return size;
+}
+
+/**
+ * A workbook chart: the SVG the server drew for this box's size (decision 015), with tooltips on hover. The
+ * box reports its size; the workbook asks the server for a drawing at a new size (resize, rotation, full
+ * screen) and shows the last one scaled until it arrives.
+ */
+export function Chart({
+  element,
+  rows,
+  renders,
+  onSize,
+  onError,
+}: {
+  element: ChartElement;
+  rows: Row[];
+  /** The server's drawings of this element for the data shown, newest last. */
+  renders: readonly ChartRender[] | undefined;
+  onSize: (nodeId: string, size: ChartSize) => void;
+  /** A chart that could not be drawn (reported to the host as `workbook:chart:error`). */
+  onError: (nodeId: string, message: string) => void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const size = useChartSize(ref);
+  // Legend items switched off, as ECharts' legend does on a click: the server draws the chart without them.
+  const [off, setOff] = useState<number[]>([]);
+  const view = useMemo(() => (size && off.length > 0 ? { ...size, off } : size), [size, off]);
+  const [tip, setTip] = useState<Tip | null>(null);
+  const render = renderFor(renders, view);
+  const drawn = render && "svg" in render ? render : undefined;
+
   useLayoutEffect(() => {
     if (view) onSize(element.id, view);
   }, [element.id, view, onSize]);
@@ -253,18 +276,8 @@ export function Chart({
       setTip((t) => (t ? { ...t, x, y } : t));
       return;
     }
-    // Pointer position in the drawing's own pixels (the drawing may be shown scaled for a moment).
-    const scale = Math.min(box.width / drawn.width, box.height / drawn.height) || 1;
-    const sx = (x - (box.width - drawn.width * scale) / 2) / scale;
-    const sy = (y - (box.height - drawn.height * scale) / 2) / scale;
-    const { plot, positions, horizontal } = drawn.hover;
-    const inside =
-      sx >= plot.x - 4 && sx <= plot.x + plot.width + 4 && sy >= plot.y - 4 && sy <= plot.y + plot.height + 4;
-    setTip(
-      inside && positions.length > 0
-        ? { svg: drawn.svg, x, y, index: nearest(positions, horizontal ? sy : sx) }
-        : null,
-    );
+    const index = categoryAt(drawn.hover, drawn, box, x, y);
+    setTip(index === undefined ? null : { svg: drawn.svg, x, y, index });
   };
 
   const shownTip = drawn && tip?.svg === drawn.svg ? tip : null;

@@ -118,3 +118,5 @@ export function createMessenger(allowed: readonly string[]) {
     },
   };
 }
+
+export type Messenger = ReturnType<typeof createMessenger>;

@@ -3,7 +3,8 @@ import { dayOf, isoOf, parts } from "./calendar.ts";
 import { generateMarket } from "./market.ts";
 import { ASSET_CLASSES, BENCHMARK_NAMES, RISK_PROFILES, SECURITIES, SLEEVES, TARGETS } from "./reference.ts";
 import { CREATE_FUNCTIONS, CREATE_INDEXES, CREATE_TABLES, rowSecuritySql } from "./schema.ts";
-import { simulateClient, type ClientRows, type IdCounters } from "./simulate.ts";
+import { simulateClient } from "./simulate/client.ts";
+import type { ClientRows, IdCounters } from "./simulate/rows.ts";
 
 /** Bumped whenever generated figures change, so an existing database is regenerated. */
 export const GENERATOR_VERSION = "1";

@@ -1,7 +1,8 @@
 import type { Database } from "../db/database.ts";
 import { CLIENT_TABLES, DEFAULT_HISTORY_YEARS, readDemoMeta } from "./load.ts";
 import { generateMarket, type Market } from "./market.ts";
-import { simulateClient, type IdCounters } from "./simulate.ts";
+import { simulateClient } from "./simulate/client.ts";
+import type { IdCounters } from "./simulate/rows.ts";
 
 /** A client as the portal holds them, from an embed token's claims. Names only from their own token. */
 export interface PortalClient {
