@@ -26,14 +26,14 @@ const PORTAL_ERROR_CODES = [
   "UNKNOWN_CLIENT",
   "PRIVILEGE_READ_ONLY",
   "TEAM_NAME_SPELLING",
-  // CSV import of clients and employees (routes/admin-import.ts)
+  // CSV import of clients and employees (import/routes.ts)
   "FILE_TOO_LARGE",
   "TOO_MANY_ROWS",
   "NOT_CSV",
   "FILE_ENCODING",
   "IMPORT_MAPPING",
   "IMPORT_STATE",
-  // Firm branding (routes/admin-settings.ts)
+  // Firm branding (branding/admin-routes.ts)
   "LOGO_TYPE",
   "LOGO_UNSAFE",
   "LOGO_TOO_LARGE",

@@ -1,7 +1,7 @@
 // The two kinds of person the portal registers, clients and employees: their list rows, add and edit
 // bodies, answers and list queries (spec §5 and §7, exactly as the spec names them), and the one table of
 // what differs between the kinds in the API's paths and words (`PEOPLE`). The API's people module
-// (`apps/api/src/people/`) and the web's (`apps/web/src/features/admin/people/`) build every screen and
+// (`apps/api/src/people/`) and the web's (`apps/web/src/features/people/`) build every screen and
 // route for both kinds from these.
 import { z } from "zod";
 import {

@@ -14,7 +14,6 @@ type TAccountMenuProps = {
   children: ReactNode;
 };
 
-
 type TDropdown = typeof Dropdown;
 
 let dropdown: TDropdown | null = null;
