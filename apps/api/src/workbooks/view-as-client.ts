@@ -12,8 +12,6 @@ import { notFound } from "../lib/errors.ts";
 import { requireRole } from "../plugins/authenticate.ts";
 import type { Embedder } from "../sigma/embedder.ts";
 
-const idParam = (name: string) => z.object({ [name]: pathId(name) });
-
 /** View as client: an admin sees exactly what a client sees, read-only (issue 12, D48). Admin only. */
 export const viewAsClientRoutes: FastifyPluginAsyncZod<{ db: Database; embedder: Embedder }> = async (
   app,
@@ -27,14 +25,14 @@ export const viewAsClientRoutes: FastifyPluginAsyncZod<{ db: Database; embedder:
     {
       schema: {
         tags: ["clients"],
-        params: idParam("c_id"),
+        params: z.object({ c_id: pathId("c_id") }),
         body: ZProvisionAndEmbedRequestSchema,
         response: { 200: ZProvisionAndEmbedResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const cId = request.params.c_id as number;
+      const cId = request.params.c_id;
       const [client] = await db
         .select({ userId: clients.userId, clientId: clients.clientId })
         .from(clients)
