@@ -130,7 +130,7 @@ describe("provision-and-embed", () => {
     const res = await embed(await headersFor(t, "admin"), portfolio.workbookName);
     expect(res.statusCode).toBe(200);
     const { payload } = await jwtVerify(new URL(res.json().embedUrl).searchParams.get(":jwt")!, secret);
-    expect(payload.user_attributes).toEqual({ client_ids: "" });
+    expect(payload.user_attributes).toEqual({ client_id: "", client_ids: "" });
   });
 
   it("requires a session, validates the body, and rate-limits per person", async () => {

@@ -92,7 +92,7 @@ describe("Sigma's documented embed contract", () => {
       true,
     );
     expect(Object.values(claims.user_attributes).every((v) => typeof v === "string")).toBe(true);
-    expect(claims.user_attributes).toEqual({ client_id: olivia.clientId });
+    expect(claims.user_attributes).toEqual({ client_id: olivia.clientId, client_ids: "" });
     expect(Object.keys(claims).sort()).toEqual(
       [
         "account_type",

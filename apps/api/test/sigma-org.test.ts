@@ -365,7 +365,7 @@ describe("a Sigma org, as Sigma's published definitions describe it", () => {
     });
     expect((await fetch(own.json().embedUrl)).status).toBe(200);
     const before = structuredClone(sigma.memberByEmail("olivia.shared@example.com")!);
-    expect(before.userAttributes).toEqual({ client_id: "CL-OLIVIA" });
+    expect(before.userAttributes).toEqual({ client_id: "CL-OLIVIA", client_ids: "" });
     const teamsBefore = teamNamesOf("olivia.shared@example.com");
     const res = await call("POST", `/api/admin/viewasclient/${people.olivia}`, {
       workbookId: `Portfolio-Overview-${PORTFOLIO.workbookUrlId}`,

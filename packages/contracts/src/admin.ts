@@ -6,6 +6,7 @@ import {
   DEFAULT_PAGE_SIZE,
   ZEmbedDataSchema,
   listQuery,
+  positiveId,
   queryNumber,
   requestBody,
   requiredText,
@@ -64,6 +65,8 @@ export const ZProvisionAndEmbedRequestSchema = z.strictObject(
       .trim()
       .min(1, "workbookId is required.")
       .max(200),
+    /** The client to view (`c_id`, issue 23): absent, the caller's own. */
+    clientId: positiveId("clientId").optional(),
   },
   { error: (iss) => (iss.code === "invalid_type" ? "workbookId is required." : undefined) },
 );

@@ -14,7 +14,7 @@ export const storableTextCheck = (label: string) =>
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
-export const ROLES = ["admin", "client", "employee", "editor", "author"] as const;
+export const ROLES = ["admin", "client", "employee", "editor", "author", "delegate"] as const;
 export const ZRoleSchema = z.enum(ROLES);
 export type TRole = z.infer<typeof ZRoleSchema>;
 

@@ -31,3 +31,4 @@ export * from "./colour-contrast.ts";
 export * from "./branding-settings.ts";
 export * from "./invitations.ts";
 export * from "./invitation-page.ts";
+export * from "./circle.ts";

@@ -3,7 +3,8 @@
 import * as zm from "zod/mini";
 import { storableTextCheck } from "./auth.ts";
 
-export const INVITATION_KIND_NAMES = ["client", "employee"] as const;
+/** `delegate`: a client's invitation to view their workbooks (issue 23); the others come from the firm. */
+export const INVITATION_KIND_NAMES = ["client", "employee", "delegate"] as const;
 
 /** The link's token: 43 base64url characters (32 random bytes). */
 export const INVITATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -26,6 +27,13 @@ export const ZInvitationLookupResponseSchema = zm.object({
   expiresAt: zm.string(),
   /** Their role must set up two-step verification (MFA_REQUIRED_ROLES): the page says it comes next. */
   twoStepRequired: zm.boolean(),
+  /** A delegate's invitation: the client who sent it ("Olivia Bennett"); null for the firm's. */
+  invitedBy: zm.nullable(zm.string()),
+  /**
+   * The address already has a password (a client, employee or delegate of someone else): accepting needs no
+   * new one, and the person signs in as usual.
+   */
+  hasPassword: zm.boolean(),
 });
 export type TInvitationLookupResponse = zm.infer<typeof ZInvitationLookupResponseSchema>;
 
@@ -33,9 +41,12 @@ export type TInvitationLookupResponse = zm.infer<typeof ZInvitationLookupRespons
 export const ZAcceptInvitationRequestSchema = zm.strictObject(
   {
     token: ZInvitationTokenSchema,
-    password: zm
-      .string({ error: "Password must be text." })
-      .check(storableTextCheck("Password"), zm.minLength(1, "Password is required.")),
+    /** Required unless the address already has a password (`hasPassword`). */
+    password: zm.optional(
+      zm
+        .string({ error: "Password must be text." })
+        .check(storableTextCheck("Password"), zm.minLength(1, "Password is required.")),
+    ),
   },
   BODY,
 );

@@ -4,13 +4,24 @@ import { rows } from "../db/rows.ts";
 import type { Executor } from "../db/client.ts";
 import type { Principal } from "../plugins/authenticate.ts";
 import type { EmbedUser } from "../sigma/embedder.ts";
+import {
+  activeDelegations,
+  householdClientIds,
+  teamsOf,
+  type ActiveDelegation,
+  type IdentityWorkbook,
+} from "./circle-identity.ts";
 
 export interface EmbedIdentity {
   user: EmbedUser;
   /** Every workbook this person may see, in catalogue order (id). */
-  workbooks: { id: number; workbookName: string; teamName: string }[];
+  workbooks: IdentityWorkbook[];
   /** The business client ids whose data this person may see. */
   clientIds: string[];
+  /** A delegate viewing a client (issue 23): the delegation it rests on. */
+  delegation?: ActiveDelegation;
+  /** When this decision stops holding by itself (a delegation's end date): caches keep it no longer. */
+  expiresAt?: Date;
 }
 
 interface PersonRow {
@@ -31,7 +42,18 @@ const BI_KIND = (alias: "c" | "e") =>
 /** A linked member of another kind than `embed` also signs in to Sigma directly (decision 017). */
 const managedInSigma = (userKind: string | null | undefined) => userKind != null && userKind !== "embed";
 
-function build(row: PersonRow | undefined, attribute: "client_id" | "client_ids"): EmbedIdentity | null {
+/**
+ * The row-security attributes (docs/sigma.md, step 3): a client's own id in `client_id`; everyone else's
+ * clients in `client_ids`. Every embed names both, so a value from an earlier embed of the same person (a
+ * client who is also someone's delegate) never stays on their Sigma member.
+ */
+export const rowSecurity = (own: string, others: string[]) => ({ client_id: own, client_ids: others.join(",") });
+
+function build(
+  row: PersonRow | undefined,
+  attribute: "client_id" | "client_ids",
+  delegated: IdentityWorkbook[] = [],
+): EmbedIdentity | null {
   if (!row) return null;
   const workbooks = row.workbooks ?? [];
   const clientIds = row.client_ids ?? [];
@@ -41,9 +63,11 @@ function build(row: PersonRow | undefined, attribute: "client_id" | "client_ids"
       firstName: row.first_name,
       lastName: row.last_name,
       privilege: row.privilege,
-      teams: [...new Set(workbooks.map((w) => w.teamName))].sort(),
+      // The BI member belongs to the teams of everything the person may view, delegations included.
+      teams: teamsOf(workbooks, delegated),
       // Row-level security in the BI service reads these; they come from the database only.
-      userAttributes: { [attribute]: clientIds.join(",") },
+      userAttributes:
+        attribute === "client_id" ? rowSecurity(clientIds[0] ?? "", []) : rowSecurity("", clientIds),
       managedInSigma: managedInSigma(row.bi_user_kind),
     },
     workbooks,
@@ -52,20 +76,31 @@ function build(row: PersonRow | undefined, attribute: "client_id" | "client_ids"
 }
 
 /**
- * What a client or employee may see, from the database: for a client, their assigned workbooks and
- * their own client id; for an employee, the workbooks of every assigned client and those clients' ids.
- * Anyone else (admins, editors, authors, unknown users) has no client identity: null.
+ * What a person may see of their own, from the database: for a client, their assigned workbooks and their
+ * own client id (with a household's combined view, every member's id too); for an employee, the workbooks of
+ * every assigned client and those clients' ids; for a delegate with no record of their own, nothing of their
+ * own. The BI member's teams also cover what the person views as someone's delegate (`delegated`). Anyone
+ * else (admins, editors, authors, unknown users) has no client identity: null.
  */
 export async function embedIdentityForUser(db: Executor, userId: string): Promise<EmbedIdentity | null> {
-  const client = rows<PersonRow>(
+  const delegated = (await activeDelegations(db, userId)).flatMap((d) => d.workbooks);
+  const client = rows<PersonRow & { c_id: number }>(
     await db.execute(sql`
-      select c.email, c.first_name, c.last_name, c.privilege, array[c.client_id] as client_ids, ${BI_KIND("c")},
+      select c.c_id, c.email, c.first_name, c.last_name, c.privilege, array[c.client_id] as client_ids, ${BI_KIND("c")},
         (select json_agg(json_build_object('id', w.id, 'workbookName', w.workbook_name, 'teamName', w.team_name) order by w.id)
            from client_workbooks cw join workbooks w on w.id = cw.workbook_id
           where cw.c_id = c.c_id) as workbooks
       from clients c where c.user_id = ${userId}`),
   )[0];
-  if (client) return build(client, "client_id");
+  if (client) {
+    const identity = build(client, "client_id", delegated)!;
+    const household = await householdClientIds(db, client.c_id);
+    if (household.length > 0) {
+      identity.user.userAttributes = rowSecurity(identity.clientIds[0]!, household);
+      identity.clientIds = household;
+    }
+    return identity;
+  }
 
   const employee = rows<PersonRow>(
     await db.execute(sql`
@@ -78,7 +113,60 @@ export async function embedIdentityForUser(db: Executor, userId: string): Promis
                            join client_workbooks cw on cw.c_id = ec.c_id where ec.e_id = e.e_id)) as workbooks
       from employees e where e.user_id = ${userId}`),
   )[0];
-  return build(employee, "client_ids");
+  if (employee) return build(employee, "client_ids", delegated);
+  return delegateIdentity(db, userId, delegated);
+}
+
+/** Someone whose only access is as others' delegate (role `delegate`): a viewer with nothing of their own. */
+async function delegateIdentity(
+  db: Executor,
+  userId: string,
+  delegated: IdentityWorkbook[],
+): Promise<EmbedIdentity | null> {
+  const person = rows<{ email: string; name: string; bi_user_kind: string | null }>(
+    await db.execute(sql`
+      select u.email, u.name, (select b.user_kind from bi_members b where b.email = lower(u.email)) as bi_user_kind
+        from users u where u.id = ${userId} and u.role = 'delegate'`),
+  )[0];
+  if (!person) return null;
+  const [firstName = person.name, ...rest] = person.name.split(" ");
+  return {
+    user: {
+      email: person.email,
+      firstName,
+      lastName: rest.join(" "),
+      privilege: "View",
+      teams: teamsOf(delegated),
+      userAttributes: rowSecurity("", []),
+      managedInSigma: managedInSigma(person.bi_user_kind),
+    },
+    workbooks: [],
+    clientIds: [],
+  };
+}
+
+/**
+ * What a delegate may see of one client (decision 020): the delegate's own identity (their email, account
+ * type View, their member's teams) with the row-security attributes of that client in `client_ids` — never
+ * `client_id`, so neither Sigma nor the built-in server takes the delegate for the client — and the workbooks
+ * the delegation shares. Null when no delegation of that client counts now.
+ */
+async function delegateViewOf(db: Executor, userId: string, cId: number): Promise<EmbedIdentity | null> {
+  const [delegation] = await activeDelegations(db, userId, cId);
+  if (!delegation) return null;
+  const own = await embedIdentityForUser(db, userId);
+  if (!own) return null;
+  return {
+    user: {
+      ...own.user,
+      privilege: "View",
+      userAttributes: rowSecurity("", [delegation.clientId]),
+    },
+    workbooks: delegation.workbooks,
+    clientIds: [delegation.clientId],
+    delegation,
+    ...(delegation.expiresAt && { expiresAt: delegation.expiresAt }),
+  };
 }
 
 /**
@@ -118,11 +206,26 @@ export async function embedIdentitiesForUsers(
 }
 
 /**
- * What the caller may view. Admins may open any workbook of the catalogue, but carry no client
- * attribute, so row-level security in the BI service shows them no client's rows (deny by default).
+ * What the caller may view. Without `cId`, their own (as ever); with one, their own when it is their own
+ * client record, else what an active delegation of that client shares, else null (the routes answer 404, so
+ * ids cannot be probed). Admins may open any workbook of the catalogue, but carry no client attribute, so
+ * row-level security in the BI service shows them no client's rows (deny by default); they view no one else.
  * Editors and authors have no client data (docs/DEVIATIONS.md).
  */
-export async function viewingIdentity(db: Executor, principal: Principal): Promise<EmbedIdentity | null> {
+export async function viewingIdentity(
+  db: Executor,
+  principal: Principal,
+  cId?: number,
+): Promise<EmbedIdentity | null> {
+  if (cId !== undefined) {
+    if (principal.role === "admin") return null;
+    const self = rows<{ c_id: number }>(
+      await db.execute(sql`select c_id from clients where user_id = ${principal.userId} and c_id = ${cId}`),
+    );
+    return self.length > 0
+      ? embedIdentityForUser(db, principal.userId)
+      : delegateViewOf(db, principal.userId, cId);
+  }
   if (principal.role !== "admin") return embedIdentityForUser(db, principal.userId);
   const catalogue = rows<{ id: number; workbookName: string; teamName: string }>(
     await db.execute(
@@ -140,11 +243,56 @@ export async function viewingIdentity(db: Executor, principal: Principal): Promi
       lastName: rest.join(" "),
       privilege: "View",
       teams: [...new Set(catalogue.map((w) => w.teamName))].sort(),
-      userAttributes: { client_ids: "" },
+      userAttributes: rowSecurity("", []),
       managedInSigma: managedInSigma(linked?.user_kind),
       linked: linked !== undefined,
     },
     workbooks: catalogue,
     clientIds: [],
   };
+}
+
+/** One entry of `GET /api/me/clients`. */
+export interface ViewableClient {
+  cId: number | null;
+  name: string;
+  self: boolean;
+  expiresAt: Date | null;
+  workbooks: IdentityWorkbook[];
+}
+
+/**
+ * Whom the person may view: themselves first (a client's own record, or an employee's clients together),
+ * then every client whose delegation of them counts now, by name. Admins view no one through this list.
+ */
+export async function viewableClients(db: Executor, principal: Principal): Promise<ViewableClient[]> {
+  if (principal.role === "admin") return [];
+  const found: ViewableClient[] = [];
+  const own = await embedIdentityForUser(db, principal.userId);
+  const record = rows<{ c_id: number }>(
+    await db.execute(sql`select c_id from clients where user_id = ${principal.userId}`),
+  )[0];
+  const employee = rows<unknown>(
+    await db.execute(sql`select 1 from employees where user_id = ${principal.userId}`),
+  );
+  if (own && (record || employee.length > 0)) {
+    found.push({
+      cId: record?.c_id ?? null,
+      name: `${own.user.firstName} ${own.user.lastName}`.trim(),
+      self: true,
+      expiresAt: null,
+      workbooks: own.workbooks,
+    });
+  }
+  for (const delegation of await activeDelegations(db, principal.userId)) {
+    if (delegation.cId === record?.c_id) continue;
+    found.push({
+      cId: delegation.cId,
+      name: delegation.clientName,
+      self: false,
+      expiresAt: delegation.expiresAt,
+      workbooks: delegation.workbooks,
+    });
+  }
+  return found;
 }

@@ -75,6 +75,21 @@ export const AUDIT_ACTIONS = [
   "branding.logo_removed",
   /** A signed-in person was refused a protected resource (403). */
   "access.denied",
+  /** A client (or an admin for them) invited a delegate to view their workbooks (issue 23). */
+  "delegate.invited",
+  /** The delegate accepted through the invitation link (denied: see invitation.accepted). */
+  "delegate.accepted",
+  /** A delegation's workbooks or end date changed. */
+  "delegate.changed",
+  /** A delegation was revoked by the client or an admin; the delegate is refused from then on. */
+  "delegate.revoked",
+  /** The client was mailed that a delegation ends in a week. */
+  "delegate.reminder_sent",
+  "household.created",
+  "household.changed",
+  "household.deleted",
+  /** An admin turned "Clients may invite people to view their workbooks" on or off (/admin/settings). */
+  "policy.updated",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -512,3 +512,90 @@ export const invitations = pgTable(
     index("invitations_user_idx").on(t.userId, t.createdAt),
   ],
 );
+
+// ---- A client's circle (issue 23, decision 020) ----
+
+/**
+ * A client's delegate: a person with their own sign-in (`user_id`) the client invited to view their workbooks,
+ * all of them (`all_workbooks`, also those assigned later) or those in `delegation_workbooks`, until
+ * `expires_at` (null: until revoked). It counts only once accepted (`accepted_at`, through the invitation
+ * link, `invitations.kind = 'delegate'`, `person_id` = this id). Revoking deletes the row; the audit log keeps
+ * its history.
+ */
+export const delegations = pgTable(
+  "delegations",
+  {
+    id: serial("id").primaryKey(),
+    cId: integer("c_id")
+      .notNull()
+      .references(() => clients.cId, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The address and name the client invited (the delegate's own account may carry another name). */
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    allWorkbooks: boolean("all_workbooks").notNull().default(true),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    createdByUserId: text("created_by_user_id"),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    lastViewedAt: timestamp("last_viewed_at", { withTimezone: true }),
+    /** The client was mailed that the end date is a week away. */
+    reminderSentAt: timestamp("reminder_sent_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("delegations_client_user_idx").on(t.cId, t.userId),
+    index("delegations_user_idx").on(t.userId),
+    index("delegations_reminder_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.reminderSentAt} is null and ${t.expiresAt} is not null`),
+  ],
+);
+
+export const delegationWorkbooks = pgTable(
+  "delegation_workbooks",
+  {
+    delegationId: integer("delegation_id")
+      .notNull()
+      .references(() => delegations.id, { onDelete: "cascade" }),
+    workbookId: integer("workbook_id")
+      .notNull()
+      .references(() => workbooks.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.delegationId, t.workbookId] }),
+    index("delegation_workbooks_workbook_idx").on(t.workbookId),
+  ],
+);
+
+/** Clients an admin groups; with `combined_view`, each member's own embed carries every member's client id. */
+export const households = pgTable("households", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  combinedView: boolean("combined_view").notNull().default(false),
+  ...timestamps,
+});
+
+/** A client is in one household at most (`c_id` unique). */
+export const householdMembers = pgTable(
+  "household_members",
+  {
+    householdId: integer("household_id")
+      .notNull()
+      .references(() => households.id, { onDelete: "cascade" }),
+    cId: integer("c_id")
+      .notNull()
+      .references(() => clients.cId, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.householdId, t.cId] }), uniqueIndex("household_members_client_idx").on(t.cId)],
+);
+
+/** The firm's policies set on /admin/settings: one row (id 1), absent until first saved (the defaults apply). */
+export const firmPolicies = pgTable("firm_policies", {
+  id: integer("id").primaryKey(),
+  /** "Clients may invite people to view their workbooks" (on by default). */
+  clientsMayInvite: boolean("clients_may_invite").notNull().default(true),
+  updatedBy: text("updated_by"),
+  ...timestamps,
+});

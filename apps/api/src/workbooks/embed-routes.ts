@@ -1,13 +1,15 @@
 import {
   ZErrorResponseSchema,
+  ZMyClientsResponseSchema,
   ZMyWorkbooksResponseSchema,
+  ZViewClientQuerySchema,
   ZProvisionAndEmbedRequestSchema,
   ZProvisionAndEmbedResponseSchema,
 } from "@portal/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AccessCache } from "../access/access-cache.ts";
-import { viewingIdentity, type EmbedIdentity } from "../access/embed-identity.ts";
+import { viewableClients, viewingIdentity, type EmbedIdentity } from "../access/embed-identity.ts";
 import { sql } from "drizzle-orm";
 import { createAuditAppender } from "../audit/audit.ts";
 import { enqueueOutbox } from "../outbox/requests.ts";
@@ -75,21 +77,48 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
 ) => {
   const limiter = embedLimiter(perMinute, shared);
   const audit = createAuditAppender(db, { writers: auditWriters });
-  const identityOf = (principal: Principal) =>
-    identities.read(`${principal.role}:${principal.userId}`, () => viewingIdentity(db, principal));
+  // A delegate's decision is kept no longer than their delegation lasts (decision 020).
+  const identityOf = (principal: Principal, cId?: number) =>
+    identities.read(
+      `${principal.role}:${principal.userId}:${cId ?? ""}`,
+      () => viewingIdentity(db, principal, cId),
+      (identity) => identity.expiresAt?.getTime() ?? Infinity,
+    );
+  const listed = (workbooks: EmbedIdentity["workbooks"]) =>
+    workbooks.map((w) => ({ id: w.id, workbook_name: w.workbookName, team_name: w.teamName }));
 
   app.get(
     "/api/me/workbooks",
     {
-      schema: { tags: ["viewing"], response: { 200: ZMyWorkbooksResponseSchema, 401: ZErrorResponseSchema } },
+      schema: {
+        tags: ["viewing"],
+        querystring: ZViewClientQuerySchema,
+        response: { 200: ZMyWorkbooksResponseSchema, ...errors },
+      },
     },
     async (request) => {
-      const identity = await identityOf(request.principal!);
-      return (identity?.workbooks ?? []).map((w) => ({
-        id: w.id,
-        workbook_name: w.workbookName,
-        team_name: w.teamName,
-      }));
+      const cId = request.query.client;
+      const identity = await identityOf(request.principal!, cId);
+      // Someone else's client this person may not view: not found, whether or not it exists.
+      if (!identity && cId !== undefined) throw notFound("Client not found.");
+      return listed(identity?.workbooks ?? []);
+    },
+  );
+
+  app.get(
+    "/api/me/clients",
+    { schema: { tags: ["viewing"], response: { 200: ZMyClientsResponseSchema, 401: ZErrorResponseSchema } } },
+    async (request, reply) => {
+      const clients = await viewableClients(db, request.principal!);
+      return reply.header("cache-control", "no-store").send(
+        clients.map((c) => ({
+          c_id: c.cId,
+          name: c.name,
+          self: c.self,
+          expires_at: c.expiresAt?.toISOString() ?? null,
+          workbooks: listed(c.workbooks),
+        })),
+      );
     },
   );
 
@@ -115,7 +144,8 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
           "RATE_LIMITED",
         );
       }
-      const identity = await identityOf(principal);
+      const cId = request.body.clientId;
+      const identity = await identityOf(principal, cId);
       const workbook = identity?.workbooks.find((w) => w.workbookName === request.body.workbookId);
       const source = {
         ip: request.ip,
@@ -128,8 +158,9 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
           outcome: "denied",
           actorUserId: principal.userId,
           actorEmail: principal.email,
-          targetType: "workbook",
-          targetId: request.body.workbookId,
+          targetType: cId === undefined ? "workbook" : "client",
+          targetId: cId === undefined ? request.body.workbookId : String(cId),
+          ...(cId !== undefined && { details: { workbook: request.body.workbookId } }),
           ...source,
         });
         throw notFound("Workbook not found.");
@@ -141,22 +172,44 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
       const minted = await embedder.mint(identity.user, workbook.workbookName, {
         notAfter: new Date(principal.sessionExpiresAt),
       });
-      await audit.record({
-        action: "embed.issued",
-        outcome: "success",
-        actorUserId: principal.userId,
-        actorEmail: principal.email,
-        targetType: "workbook",
-        targetId: String(workbook.id),
-        details: {
-          purpose: "view",
-          workbook: workbook.workbookName,
-          clientIds: identity.clientIds,
-          jti: minted.jti,
-          expiresAt: minted.expiresAt.toISOString(),
-        },
-        ...source,
-      });
+      const details = {
+        purpose: "view",
+        workbook: workbook.workbookName,
+        clientIds: identity.clientIds,
+        jti: minted.jti,
+        expiresAt: minted.expiresAt.toISOString(),
+      };
+      const { delegation } = identity;
+      if (delegation) {
+        // A delegate's view names both people: the delegate acts, the client is viewed (decision 020).
+        await audit.record({
+          action: "embed.issued",
+          outcome: "success",
+          actorUserId: principal.userId,
+          actorEmail: principal.email,
+          targetType: "client",
+          targetId: String(delegation.cId),
+          details: {
+            ...details,
+            workbookId: workbook.id,
+            delegationId: delegation.id,
+            viewedClient: { email: delegation.clientEmail, name: delegation.clientName },
+          },
+          ...source,
+        });
+        await db.execute(sql`update delegations set last_viewed_at = now() where id = ${delegation.id}`);
+      } else {
+        await audit.record({
+          action: "embed.issued",
+          outcome: "success",
+          actorUserId: principal.userId,
+          actorEmail: principal.email,
+          targetType: "workbook",
+          targetId: String(workbook.id),
+          details,
+          ...source,
+        });
+      }
       return reply.header("cache-control", "no-store").send({ embedUrl: minted.url });
     },
   );

@@ -26,7 +26,7 @@ export const viewAsClientRoutes: FastifyPluginAsyncZod<{ db: Database; embedder:
       schema: {
         tags: ["clients"],
         params: z.object({ c_id: pathId("c_id") }),
-        body: ZProvisionAndEmbedRequestSchema,
+        body: ZProvisionAndEmbedRequestSchema.omit({ clientId: true }),
         response: { 200: ZProvisionAndEmbedResponseSchema, ...errors },
       },
     },
