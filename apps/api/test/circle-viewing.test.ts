@@ -116,7 +116,7 @@ describe("a delegate", () => {
       actor_email: string;
       target_type: string;
       target_id: string;
-      details: any;
+      details: unknown;
     }>(
       sql`select actor_email, target_type, target_id, details from audit_log
            where action = 'embed.issued' order by id desc limit 1`,
