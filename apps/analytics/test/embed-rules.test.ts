@@ -198,7 +198,7 @@ describe("what Sigma refuses", () => {
     const r = await open(urlFor(await token()));
     expect(r.res.status).toBe(200);
     const client = r.boot!.initialData.controls.find((c) => c.id === "Client")!;
-    expect(client.options.map((o) => o.value)).toEqual([...DEMO_EMPLOYEE.clientIds].sort());
+    expect(client.options.map((o) => o.value)).toEqual(["all", ...[...DEMO_EMPLOYEE.clientIds].sort()]);
     expect(r.boot!.user).toEqual({ name: "Ada Advisor", email: member.email });
     // Opening changed nothing of the member (no default account type for internal users).
     const after = await memberByEmail(member.email);

@@ -13,7 +13,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "@playwri
 import type * as Sdk from "@sigmacomputing/embed-sdk";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chromiumLaunchOptions } from "../../../scripts/lib/chromium.mjs";
-import { DEMO_EMPLOYEE, PORTFOLIO, employeeUser, mint, startTestServer, type TestServer } from "./helpers.ts";
+import { PORTFOLIO, employeeUser, mint, startTestServer, type TestServer } from "./helpers.ts";
 
 const SIGMA_HOST = "bi.sigmacomputing.io";
 
@@ -165,7 +165,7 @@ describe("the official embed SDK against the built-in server", () => {
     const loaded = await waitHeard(page, "workbookLoadedListener");
     expect(loaded).toMatchObject({
       type: "workbook:loaded",
-      workbook: { variables: { Client: DEMO_EMPLOYEE.clientIds[0] } },
+      workbook: { variables: { Client: "all" } },
     });
     await waitHeard(page, "workbookDataLoadedListener");
     expect((await waitHeard(page, "workbookPageHeightListener")).pageHeight).toBeGreaterThan(800);
@@ -192,7 +192,7 @@ describe("the official embed SDK against the built-in server", () => {
     await mutate(page, "workbookVariablesList");
     expect(await waitHeard(page, "workbookCurrentVariablesListener")).toMatchObject({
       type: "workbook:variables:current",
-      variables: { Client: DEMO_EMPLOYEE.clientIds[0], Period: "min:2026-10-01,max:2026-10-31" },
+      variables: { Client: "all", Period: "min:2026-10-01,max:2026-10-31" },
     });
 
     // workbookFullscreenUpdate(nodeId) toggles: that element over the whole frame, then back.

@@ -22,7 +22,11 @@ export function themeOf(raw: string | undefined): EmbedBoot["theme"] {
   return raw === "Dark" ? "dark" : raw === "Surface" ? "surface" : "light";
 }
 
-/** The portal's clients an embed opens for: its own client (named by the member) and those it may see. */
+/**
+ * The portal's clients an embed opens for: its own client (named by the member) and those it may see. Only
+ * `client_id` is a client's own embed; `client_ids` (an employee's clients, a delegate's one client, a
+ * household's combined view) names nobody, so the viewer's name never lands on a client (decision 020).
+ */
 function portalClientsOf(member: Member): PortalClient[] {
   const own = member.user_attributes.client_id?.trim();
   return [
