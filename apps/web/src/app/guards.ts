@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import type { LoaderFunctionArgs } from "react-router";
 
 import { requiresTwoFactor } from "@portal/contracts";
 
@@ -23,11 +24,11 @@ export function prefetchSession() {
 
 /** Route loader factory: loads the session (cached) and redirects visitors who do not belong in `area`. */
 export function guard(area: TArea) {
-  return async () => {
+  return async ({ request }: LoaderFunctionArgs) => {
     const session = await queryClient.ensureQueryData({ ...sessionQueryOptions(), revalidateIfStale: true });
     const target = accessRedirect(area, session);
     if (target) throw redirect(target);
-    if (session) prefetchShell(area, session);
+    if (session) prefetchShell(area, session, new URL(request.url).search);
     return null;
   };
 }
@@ -35,10 +36,10 @@ export function guard(area: TArea) {
 /**
  * What the area's shell asks for as it renders, asked for as soon as the visitor is let in (decision 015):
  * the settings that say whether two-step verification must be set up first (both shells), then the
- * enrolment screen for someone who must, or a client's or employee's workbooks (sidebar and workbook view),
- * which the server refuses until then.
+ * enrolment screen for someone who must, or a client's or employee's workbooks (sidebar and workbook view:
+ * those of the client in `search`'s `?client=`), which the server refuses until then.
  */
-function prefetchShell(area: TArea, session: TSession) {
+function prefetchShell(area: TArea, session: TSession, search: string) {
   const config = queryClient.ensureQueryData(configQueryOptions);
   const { user } = session;
   void (async () => {
@@ -46,8 +47,8 @@ function prefetchShell(area: TArea, session: TSession) {
     if (!user.twoFactorEnabled && requiresTwoFactor(user.role, mfaRequiredRoles)) {
       await import("@/features/auth/components/two-factor-setup");
     } else if (area === "user") {
-      const { myWorkbooksQueryOptions } = await import("@/features/workbooks/api/get-my-workbooks");
-      await queryClient.prefetchQuery(myWorkbooksQueryOptions());
+      const { prefetchViewedWorkbooks } = await import("@/features/workbooks/api/prefetch-workbooks");
+      await prefetchViewedWorkbooks(queryClient, search, user.role);
     }
   })().catch(() => undefined); // the shell asks again, and shows any failure, as it renders
 }

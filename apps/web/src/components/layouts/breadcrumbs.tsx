@@ -1,6 +1,6 @@
 import { ChevronRightIcon } from "lucide-react";
 import type { ComponentType, ReactNode } from "react";
-import { Link, useMatches } from "react-router";
+import { Link, useLocation, useMatches } from "react-router";
 import type { Params } from "react-router";
 
 import { PageTitle } from "../ui/page-title";
@@ -8,8 +8,23 @@ import { PageTitle } from "../ui/page-title";
 /** A crumb whose text needs data (a workbook's label): it passes the text to `children` once known. */
 export type TCrumbLabelComponent = ComponentType<{ params: Params; children: (label: string) => ReactNode }>;
 
-/** Put on a route's `handle` to give it a breadcrumb entry. */
-export type TCrumbHandle = { crumb: string | ((params: Params) => string) | { Label: TCrumbLabelComponent } };
+/**
+ * Put on a route's `handle` to give it a breadcrumb entry. `keep`: query parameters its link carries over from
+ * the current address (whose workbooks the user shell shows, `?client=`).
+ */
+export type TCrumbHandle = {
+  crumb: string | ((params: Params) => string) | { Label: TCrumbLabelComponent };
+  keep?: readonly string[];
+};
+
+/** `pathname` with those of `search`'s parameters named in `keep`. */
+export function crumbTarget(pathname: string, search: string, keep: readonly string[] | undefined): string {
+  const current = new URLSearchParams(search);
+  const kept = new URLSearchParams();
+  for (const name of keep ?? []) for (const value of current.getAll(name)) kept.append(name, value);
+  const query = kept.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
 
 function isCrumbHandle(handle: unknown): handle is TCrumbHandle {
   return typeof handle === "object" && handle !== null && "crumb" in handle;
@@ -49,11 +64,19 @@ function CrumbItem({ to, label, first, last }: TCrumbItemProps) {
  */
 export function Breadcrumbs({ screen }: { screen?: string | undefined }) {
   const matches = useMatches();
+  const { search } = useLocation();
   const crumbs = screen
     ? [{ id: "screen", to: ".", params: {}, crumb: screen }]
     : matches.flatMap((match) =>
         isCrumbHandle(match.handle)
-          ? [{ id: match.id, to: match.pathname, params: match.params, crumb: match.handle.crumb }]
+          ? [
+              {
+                id: match.id,
+                to: crumbTarget(match.pathname, search, match.handle.keep),
+                params: match.params,
+                crumb: match.handle.crumb,
+              },
+            ]
           : [],
       );
 

@@ -1,19 +1,21 @@
 import { PanelLeftIcon } from "lucide-react";
 import { useId, useState } from "react";
-import type { MouseEvent, ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Link, NavLink } from "react-router";
 
 import { Logo } from "../brand/logo";
 import { cn } from "../ui/cn";
 import { Breadcrumbs } from "./breadcrumbs";
+import { ShellMenu } from "./shell-menu";
 
-const WIDE_SCREEN = "(min-width: 768px)";
+/** Where the navigation is drawn: the wide screen's sidebar, or the phone's menu (ShellMenu). */
+export type TSidebarPlace = "sidebar" | "menu";
 
 type TShellLayoutProps = {
   /** Where the logo leads. */
   homeTo: string;
-  /** Sidebar navigation; gets whether the sidebar is collapsed. */
-  sidebar: (collapsed: boolean) => ReactNode;
+  /** Sidebar navigation; gets whether the sidebar is collapsed (never in the phone's menu) and where it is. */
+  sidebar: (collapsed: boolean, place: TSidebarPlace) => ReactNode;
   /** Right end of the header (the account menu). */
   headerEnd: ReactNode;
   /** Names a screen shown in place of every page; the breadcrumb then shows only it (see Breadcrumbs). */
@@ -23,15 +25,12 @@ type TShellLayoutProps = {
 
 /**
  * The signed-in frame: a collapsible left sidebar (w-64 open, w-16 collapsed) with the logo, and a 90px
- * header with the breadcrumb. On phones the open sidebar lies over the page and closes after navigating.
+ * header with the breadcrumb. On phones (below `md`) there is no sidebar: the page has the full width, and
+ * the header's Menu button opens the navigation as a drawer.
  */
 export function ShellLayout({ homeTo, sidebar, headerEnd, screen, children }: TShellLayoutProps) {
-  const [open, setOpen] = useState(() => window.matchMedia(WIDE_SCREEN).matches);
+  const [open, setOpen] = useState(true);
   const sidebarId = useId();
-
-  const closeOnPhoneNavigation = (event: MouseEvent) => {
-    if (!window.matchMedia(WIDE_SCREEN).matches && (event.target as Element).closest("a")) setOpen(false);
-  };
 
   return (
     <div className="flex min-h-dvh bg-slate-50">
@@ -41,15 +40,12 @@ export function ShellLayout({ homeTo, sidebar, headerEnd, screen, children }: TS
       >
         Skip to main content
       </a>
-      {/* Keeps the page from shifting while the open sidebar overlays it on phones. */}
-      <div aria-hidden="true" className={cn("w-16 shrink-0 md:hidden", !open && "hidden")} />
       <aside
         id={sidebarId}
         aria-label="Sidebar"
-        onClick={closeOnPhoneNavigation}
         className={cn(
-          "top-0 z-40 flex h-dvh shrink-0 flex-col bg-navy-950 text-navy-100 transition-[width] duration-200",
-          open ? "w-64 max-md:fixed max-md:left-0 max-md:shadow-2xl md:sticky" : "sticky w-16",
+          "sticky top-0 z-40 flex h-dvh shrink-0 flex-col bg-navy-950 text-navy-100 transition-[width] duration-200 max-md:hidden",
+          open ? "w-64" : "w-16",
         )}
       >
         <div className={cn("flex h-[90px] shrink-0 items-center", open ? "px-5" : "justify-center")}>
@@ -57,7 +53,7 @@ export function ShellLayout({ homeTo, sidebar, headerEnd, screen, children }: TS
             <Logo tone="light" compact={!open} />
           </Link>
         </div>
-        <div className="min-h-0 flex-1 overflow-y-auto px-3 py-4">{sidebar(!open)}</div>
+        <div className="min-h-0 flex-1 overflow-y-auto px-3 py-4">{sidebar(!open, "sidebar")}</div>
         <div className={cn("border-t border-white/10 p-3", !open && "flex justify-center")}>
           <button
             type="button"
@@ -73,18 +69,12 @@ export function ShellLayout({ homeTo, sidebar, headerEnd, screen, children }: TS
           </button>
         </div>
       </aside>
-      {open ? (
-        <div
-          aria-hidden="true"
-          onClick={() => setOpen(false)}
-          className="fixed inset-0 z-30 bg-navy-950/40 md:hidden"
-        />
-      ) : null}
 
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-20 flex h-[90px] shrink-0 items-center gap-4 border-b border-slate-200 bg-white/95 px-4 shadow-[inset_0_4px_0_var(--color-brand)] backdrop-blur sm:px-8">
+        <header className="sticky top-0 z-20 flex h-[90px] shrink-0 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 shadow-[inset_0_4px_0_var(--color-brand)] backdrop-blur sm:gap-4 sm:px-8">
+          <ShellMenu homeTo={homeTo}>{() => sidebar(false, "menu")}</ShellMenu>
           <Breadcrumbs screen={screen} />
-          <div className="ml-auto">{headerEnd}</div>
+          <div className="ml-auto min-w-0">{headerEnd}</div>
         </header>
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-8 sm:py-8">
           {children}

@@ -2,8 +2,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 
-import { INVITATION_LINK_CODES, PASSWORD_MIN_LENGTH, ZResetPasswordSchema } from "@portal/contracts";
-import type { ApiErrorCode, TInvitationLookupResponse, TResetPassword } from "@portal/contracts";
+import { PASSWORD_MIN_LENGTH, ZResetPasswordSchema } from "@portal/contracts";
+import type { TInvitationLookupResponse, TResetPassword } from "@portal/contracts";
 
 import { Button, buttonClasses } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -17,15 +17,11 @@ import { accessRedirect } from "../access";
 import { acceptInvitation } from "../api/accept-invitation";
 import { getInvitation, INVITATION_LOOKUP_FAILED } from "../api/get-invitation";
 import { signIn } from "../api/sign-in";
+import { acceptRequest, CHOOSE_PASSWORD, invitationIntro, isLinkError } from "../invitation-text";
+import { AcceptInvitationForm } from "./accept-invitation-form";
 import { AuthLayout } from "./auth-layout";
 
 const NO_TOKEN = "This invitation link is not complete. Open the link in your invitation email again.";
-
-/** A refusal that means the link itself can no longer be used (used, expired, revoked, unknown). */
-const isLinkError = (error: unknown) =>
-  error instanceof AppRequestError &&
-  error.code !== undefined &&
-  (INVITATION_LINK_CODES as readonly ApiErrorCode[]).includes(error.code);
 
 type TState =
   | { step: "checking" }
@@ -70,14 +66,14 @@ function ChoosePasswordForm({
   const onSubmit = handleSubmit(async ({ password }) => {
     setFailure(null);
     try {
-      const accepted = await acceptInvitation({ token, password });
+      const accepted = await acceptInvitation(acceptRequest(token, password));
       onAccepted(password, accepted.twoStepRequired);
     } catch (error) {
       if (error instanceof AppRequestError && error.code === "PASSWORD_POLICY") {
         // The portal's password policy, in its own words, under the field.
         setError("password", { message: error.message.replace(/^password: /, "") });
       } else if (isLinkError(error)) {
-        onLinkError(error as AppRequestError);
+        onLinkError(error);
       } else {
         setFailure(getErrorMessage(error, "Your password could not be set. Please try again."));
       }
@@ -86,6 +82,8 @@ function ChoosePasswordForm({
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {/* A delegate's greeting names who invited them; what to do comes here. */}
+      {invitation.kind === "delegate" ? <p className="text-sm text-slate-600">{CHOOSE_PASSWORD}</p> : null}
       <TextField label="Email" type="email" value={invitation.email} readOnly autoComplete="username" />
       <TextField
         label="Choose a password"
@@ -118,7 +116,8 @@ function ChoosePasswordForm({
 /**
  * /invitation?token=… (DEVIATIONS D55): an invited client or employee chooses their password, then is signed in
  * and sent on; where their role requires it, the portal asks for two-step set-up next, as at any first sign-in.
- * A used, expired or revoked link says so and changes nothing.
+ * A client's delegate (issue 23) reads who invited them; one who already has a password only accepts, then
+ * signs in as usual. A used, expired or revoked link says so and changes nothing.
  */
 export function InvitationScreen({ search }: { search: string }) {
   const [token] = useState(() => new URLSearchParams(search).get("token"));
@@ -155,6 +154,9 @@ export function InvitationScreen({ search }: { search: string }) {
   };
 
   const greeting = state.step === "ready" ? `Welcome, ${state.invitation.firstName}` : "Your invitation";
+  const intro = state.step === "ready" ? invitationIntro(state.invitation) : CHOOSE_PASSWORD;
+  const onLinkError = (error: AppRequestError) =>
+    setState({ step: "invalid", message: error.message, used: error.code === "INVITATION_USED" });
 
   return (
     <AuthLayout>
@@ -163,9 +165,7 @@ export function InvitationScreen({ search }: { search: string }) {
         <header className="space-y-1.5 text-center">
           <h1 className="text-2xl font-semibold tracking-tight text-navy-950">{greeting}</h1>
           <p className="text-sm text-slate-600">
-            {state.step === "invalid"
-              ? "This invitation link can no longer be used."
-              : "Choose the password you will sign in to the portal with."}
+            {state.step === "invalid" ? "This invitation link can no longer be used." : intro}
           </p>
         </header>
         {state.step === "checking" ? (
@@ -175,14 +175,15 @@ export function InvitationScreen({ search }: { search: string }) {
           </p>
         ) : null}
         {state.step === "invalid" ? <InvalidInvitation message={state.message} used={state.used} /> : null}
-        {state.step === "ready" && token ? (
+        {state.step === "ready" && token && state.invitation.hasPassword ? (
+          <AcceptInvitationForm token={token} invitation={state.invitation} onLinkError={onLinkError} />
+        ) : null}
+        {state.step === "ready" && token && !state.invitation.hasPassword ? (
           <ChoosePasswordForm
             token={token}
             invitation={state.invitation}
             onAccepted={onAccepted}
-            onLinkError={(error) =>
-              setState({ step: "invalid", message: error.message, used: error.code === "INVITATION_USED" })
-            }
+            onLinkError={onLinkError}
           />
         ) : null}
         {state.step === "signing-in" ? (

@@ -1,23 +1,34 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 
 import { ZProvisionAndEmbedRequestSchema, ZProvisionAndEmbedResponseSchema } from "@portal/contracts";
+import type { TProvisionAndEmbedRequest } from "@portal/contracts";
 
 import { apiFetch } from "@/lib/api-client";
 import { AppRequestError } from "@/lib/errors";
 
 import { backendErrorMessage } from "../utils/embed-errors";
 
+/** The request's body: `clientId` only for a client viewed as a delegate, none for one's own workbooks. */
+export function embedRequestBody(workbookId: string, clientId: number | null): TProvisionAndEmbedRequest {
+  return ZProvisionAndEmbedRequestSchema.parse(clientId === null ? { workbookId } : { workbookId, clientId });
+}
+
 /**
  * POST /api/sigma/provision-and-embed: mints a one-time embed URL (a Sigma JWT URL whose `exp` ends the
  * frame's session, an hour by default; the view renews the frame before then) for one of the caller's
- * workbooks. Resolves to null when the answer carries no usable URL ('No embed data
- * available.'); a failed call throws 'Backend error {status}: {body}' (spec section 8).
+ * workbooks, or of the client `clientId` who shares it with them. Resolves to null when the answer carries
+ * no usable URL ('No embed data available.'); a failed call throws 'Backend error {status}: {body}' (spec
+ * section 8).
  */
-export async function getEmbedUrl(workbookId: string, signal?: AbortSignal): Promise<string | null> {
+export async function getEmbedUrl(
+  workbookId: string,
+  clientId: number | null = null,
+  signal?: AbortSignal,
+): Promise<string | null> {
   const response = await apiFetch("/api/sigma/provision-and-embed", {
     method: "POST",
     cache: "no-store",
-    body: ZProvisionAndEmbedRequestSchema.parse({ workbookId }),
+    body: embedRequestBody(workbookId, clientId),
     signal,
   });
   const body = await response.text().catch(() => "");
@@ -38,10 +49,10 @@ export async function getEmbedUrl(workbookId: string, signal?: AbortSignal): Pro
  * (the URL is single-use, so a cached one would only ever show an error). Nothing refetches behind the
  * view's back either, because a new URL reloads the frame and loses what the person was looking at.
  */
-export const embedUrlQueryOptions = (workbookId: string, load: string) =>
+export const embedUrlQueryOptions = (workbookId: string, clientId: number | null, load: string) =>
   queryOptions({
-    queryKey: ["workbooks", "embed-url", workbookId, load],
-    queryFn: ({ signal }) => getEmbedUrl(workbookId, signal),
+    queryKey: ["workbooks", "embed-url", clientId ?? "own", workbookId, load],
+    queryFn: ({ signal }) => getEmbedUrl(workbookId, clientId, signal),
     gcTime: 0,
     staleTime: Infinity,
     retry: false,
@@ -50,6 +61,6 @@ export const embedUrlQueryOptions = (workbookId: string, load: string) =>
   });
 
 /** `enabled: false` mints nothing (a renewal that is not under way). */
-export function useEmbedUrl(workbookId: string, load: string, enabled = true) {
-  return useQuery({ ...embedUrlQueryOptions(workbookId, load), enabled });
+export function useEmbedUrl(workbookId: string, clientId: number | null, load: string, enabled = true) {
+  return useQuery({ ...embedUrlQueryOptions(workbookId, clientId, load), enabled });
 }

@@ -5,27 +5,41 @@ import type { TWorkbook } from "@portal/contracts";
 
 import { apiRequest } from "@/lib/api-client";
 
+import { clientSearch, isNotFound } from "../utils/viewed-client";
+
 export const LOAD_MY_WORKBOOKS_FAILED = "Your workbooks could not be loaded.";
+
+/** `/api/me/workbooks`, with `?client=` for a client the person views as a delegate (null: their own). */
+export function myWorkbooksPath(clientId: number | null): string {
+  return `/api/me/workbooks${clientSearch(clientId)}`;
+}
 
 /**
  * GET /api/me/workbooks: the signed-in person's workbooks, in catalogue order (a client's assigned ones, an
- * employee's clients' ones). The server decides; the list only drives the sidebar and the default workbook.
+ * employee's clients' ones), or with `clientId` those a client shares with them; a client they may not view
+ * (any more) answers 404. The server decides; the list only drives the sidebar and the default workbook.
  */
-export function getMyWorkbooks(signal?: AbortSignal): Promise<TWorkbook[]> {
-  return apiRequest("/api/me/workbooks", {
+export function getMyWorkbooks(clientId: number | null, signal?: AbortSignal): Promise<TWorkbook[]> {
+  return apiRequest(myWorkbooksPath(clientId), {
     schema: ZMyWorkbooksResponseSchema,
     fallbackError: LOAD_MY_WORKBOOKS_FAILED,
     signal,
   });
 }
 
-export const myWorkbooksQueryOptions = () =>
+/** The key names the client, so two clients' lists never share a cache entry. */
+export const myWorkbooksQueryOptions = (clientId: number | null = null) =>
   queryOptions({
-    queryKey: ["me", "workbooks"],
-    queryFn: ({ signal }) => getMyWorkbooks(signal),
+    queryKey: clientId === null ? ["me", "workbooks"] : ["me", "workbooks", { client: clientId }],
+    queryFn: ({ signal }) => getMyWorkbooks(clientId, signal),
+    // A client who is no longer shared stays so: asking again would only repeat the 404.
+    retry: (failures, error) => !isNotFound(error) && failures < 1,
   });
 
-/** Shared by the sidebar, the breadcrumb and the workbook view (one request, one cache entry). */
-export function useMyWorkbooks() {
-  return useQuery(myWorkbooksQueryOptions());
+/**
+ * Shared by the sidebar, the breadcrumb and the workbook view (one request, one cache entry per client).
+ * `enabled: false` while it is not known yet whose workbooks to show.
+ */
+export function useMyWorkbooks(clientId: number | null, enabled = true) {
+  return useQuery({ ...myWorkbooksQueryOptions(clientId), enabled });
 }

@@ -140,16 +140,16 @@ function frameElements({
  * than the viewport below the 90px header; an EINVAL error re-mints once by itself; the frame is renewed
  * before its session ends, out of sight (embed-state.ts).
  */
-export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
+export function WorkbookEmbed({ workbook, clientId }: { workbook: TWorkbook; clientId: number | null }) {
   const name = workbook.workbook_name;
   const label = workbookLabel(name);
   const titleId = useId();
   const [state, dispatch] = useReducer(embedReducer, initialEmbedState);
   const [mount] = useState(nextMount);
   const { attempt, renewal, openedWith } = state;
-  const embed = useEmbedUrl(name, `${mount}.${attempt}`);
+  const embed = useEmbedUrl(name, clientId, `${mount}.${attempt}`);
   // After the swap the current frame's key is the renewal's: the same query, so the same URL and frame.
-  const nextEmbed = useEmbedUrl(name, `${mount}.${renewal?.attempt ?? "next"}`, renewal !== null);
+  const nextEmbed = useEmbedUrl(name, clientId, `${mount}.${renewal?.attempt ?? "next"}`, renewal !== null);
   const sectionRef = useRef<HTMLElement>(null);
 
   const embedUrl = embed.data;
@@ -165,7 +165,7 @@ export function WorkbookEmbed({ workbook }: { workbook: TWorkbook }) {
   useFramePosts(sectionRef, dispatch, state, frame, nextFrame?.src);
   const onFrameLoad = useFrameLoads(dispatch, state, frame?.src, nextFrame?.src);
   useSessionTimers(dispatch, state, embedUrl, embed.dataUpdatedAt);
-  useMintFailures(dispatch, renewal, embed, nextEmbed, nextFrame);
+  useMintFailures(dispatch, renewal, embed, nextEmbed, nextFrame, clientId);
 
   const { view, overlay } = embedView(embed, frame, state, () => dispatch({ type: "retry" }));
   const shown = frame !== null && !embed.isPending && state.phase !== "failed" ? frame : null;

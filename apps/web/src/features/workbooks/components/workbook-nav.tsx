@@ -7,8 +7,10 @@ import { cn } from "@/components/ui/cn";
 
 import { workbookInitials } from "../utils/select-workbook";
 import { useCurrentWorkbook } from "../utils/use-current-workbook";
+import { workbookPath } from "../utils/viewed-client";
 
 export const NO_WORKBOOKS = "No workbooks assigned yet.";
+export const CLIENT_ACCESS_ENDED = "You no longer have access to this client's workbooks.";
 
 const itemClasses = "flex h-10 items-center gap-3 rounded-lg px-2.5 text-sm font-medium transition-colors";
 
@@ -21,11 +23,14 @@ function useShownWorkbookName(): string | null {
   return onWorkbookPage ? (workbook?.workbook_name ?? null) : null;
 }
 
-function WorkbookLink({ name, current, collapsed }: { name: string; current: boolean; collapsed: boolean }) {
+type TWorkbookLinkProps = { name: string; clientId: number | null; current: boolean; collapsed: boolean };
+
+/** A workbook of the client being viewed: the link keeps `?client=`. */
+function WorkbookLink({ name, clientId, current, collapsed }: TWorkbookLinkProps) {
   const label = workbookLabel(name);
   return (
     <Link
-      to={`/workbooks/${encodeURIComponent(name)}`}
+      to={workbookPath(name, clientId)}
       aria-current={current ? "page" : undefined}
       title={collapsed ? label : undefined}
       className={cn(
@@ -49,16 +54,25 @@ function WorkbookLink({ name, current, collapsed }: { name: string; current: boo
 }
 
 /**
- * The sidebar's workbook section: one link per workbook the person may see, labelled with the name up to
- * its last hyphen ("Tax-Center-hPiZ…" → "Tax Center"); collapsed, each shows its initials. The workbook
- * on screen is highlighted, also on `/` and when an unknown id fell back to the first.
+ * The sidebar's workbook section: one link per workbook the person may see (of the client chosen in the
+ * URL), labelled with the name up to its last hyphen ("Tax-Center-hPiZ…" → "Tax Center"); collapsed, each
+ * shows its initials. The workbook on screen is highlighted, also on `/` and when an unknown id fell back to
+ * the first.
  */
 export function WorkbookNav({ collapsed }: { collapsed: boolean }) {
-  const { query } = useCurrentWorkbook(undefined);
+  const { query, state, workbooks, clientId } = useCurrentWorkbook(undefined);
   const shown = useShownWorkbookName();
 
   let content;
-  if (query.isPending) {
+  if (state === "lost") {
+    content = collapsed ? (
+      <span className="flex h-10 items-center justify-center text-navy-400" title={CLIENT_ACCESS_ENDED}>
+        <ChartColumnIcon className="size-5" />
+      </span>
+    ) : (
+      <p className="px-2.5 text-sm text-navy-300">{CLIENT_ACCESS_ENDED}</p>
+    );
+  } else if (state === "pending") {
     content = (
       <div role="status" aria-label="Loading workbooks" className="space-y-1">
         {[0, 1, 2].map((row) => (
@@ -69,7 +83,7 @@ export function WorkbookNav({ collapsed }: { collapsed: boolean }) {
         ))}
       </div>
     );
-  } else if (query.isError) {
+  } else if (state === "error") {
     content = collapsed ? (
       <span
         className="flex h-10 items-center justify-center text-red-300"
@@ -89,7 +103,7 @@ export function WorkbookNav({ collapsed }: { collapsed: boolean }) {
         </button>
       </div>
     );
-  } else if (query.data.length === 0) {
+  } else if (workbooks.length === 0) {
     content = collapsed ? (
       <span className="flex h-10 items-center justify-center text-navy-400" title={NO_WORKBOOKS}>
         <ChartColumnIcon className="size-5" />
@@ -100,10 +114,11 @@ export function WorkbookNav({ collapsed }: { collapsed: boolean }) {
   } else {
     content = (
       <ul className="space-y-1">
-        {query.data.map((workbook) => (
+        {workbooks.map((workbook) => (
           <li key={workbook.id}>
             <WorkbookLink
               name={workbook.workbook_name}
+              clientId={clientId}
               current={workbook.workbook_name === shown}
               collapsed={collapsed}
             />

@@ -1,4 +1,4 @@
-import { useParams } from "react-router";
+import { useParams, useSearchParams } from "react-router";
 import type { Params } from "react-router";
 import type { ReactNode } from "react";
 
@@ -9,6 +9,8 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { LOAD_MY_WORKBOOKS_FAILED } from "../api/get-my-workbooks";
 import { useCurrentWorkbook } from "../utils/use-current-workbook";
+import { CLIENT_PARAM } from "../utils/viewed-client";
+import { ClientAccessEnded } from "./client-access-ended";
 import { EmbedProblem, EmbedSkeleton } from "./embed-panels";
 import { WorkbookEmbed } from "./workbook-embed";
 import { WorkbookEmptyState } from "./workbook-empty-state";
@@ -33,19 +35,20 @@ function WorkbookArea({
 }
 
 /**
- * `/` and `/workbooks/:workbookId` (spec section 2): the named workbook when it is one of the person's,
- * else their first; the empty state when they have none.
+ * `/` and `/workbooks/:workbookId` (spec section 2): the named workbook when it is one of the person's (or of
+ * the client `?client=` names), else their first; the empty state when they have none.
  */
 function WorkbookView({ workbookId }: { workbookId: string | undefined }) {
-  const { query, workbook } = useCurrentWorkbook(workbookId);
-  if (query.isPending) {
+  const { query, state, workbook, clientId } = useCurrentWorkbook(workbookId);
+  if (state === "lost") return <ClientAccessEnded />;
+  if (state === "pending") {
     return (
       <WorkbookArea title="Workbook" busy>
         <EmbedSkeleton />
       </WorkbookArea>
     );
   }
-  if (query.isError) {
+  if (state === "error") {
     return (
       <WorkbookArea title="Workbooks">
         <EmbedProblem title={LOAD_MY_WORKBOOKS_FAILED} onRetry={() => void query.refetch()}>
@@ -55,13 +58,21 @@ function WorkbookView({ workbookId }: { workbookId: string | undefined }) {
     );
   }
   if (!workbook) return <WorkbookEmptyState />;
-  return <WorkbookEmbed key={workbook.workbook_name} workbook={workbook} />;
+  // Two clients have workbooks of the same name: each client's is a view of its own.
+  return (
+    <WorkbookEmbed
+      key={`${clientId ?? "own"}/${workbook.workbook_name}`}
+      workbook={workbook}
+      clientId={clientId}
+    />
+  );
 }
 
 export function WorkbookPage() {
   const { workbookId } = useParams();
+  const [searchParams] = useSearchParams();
   return (
-    <WorkbookErrorBoundary resetKey={workbookId}>
+    <WorkbookErrorBoundary resetKey={`${searchParams.get(CLIENT_PARAM) ?? ""}/${workbookId ?? ""}`}>
       <WorkbookView workbookId={workbookId} />
     </WorkbookErrorBoundary>
   );
@@ -75,9 +86,9 @@ function WorkbookCrumbLabel({
   params: Params;
   children: (label: string) => ReactNode;
 }) {
-  const { query, workbook } = useCurrentWorkbook(params.workbookId);
+  const { state, workbook } = useCurrentWorkbook(params.workbookId);
   if (workbook) return children(workbookLabel(workbook.workbook_name));
-  if (query.isPending && params.workbookId) return children(workbookLabel(params.workbookId));
+  if (state === "pending" && params.workbookId) return children(workbookLabel(params.workbookId));
   return children("Workbooks");
 }
 

@@ -6,6 +6,7 @@ import { AppRequestError } from "@/lib/errors";
 import { sessionQueryKey } from "@/lib/session";
 
 import type { useEmbedUrl } from "../api/get-embed-url";
+import { myClientsQueryOptions } from "../api/get-my-clients";
 import { myWorkbooksQueryOptions } from "../api/get-my-workbooks";
 import { readEmbedMessage, selectNodeMessage, variablesUpdateMessage } from "./embed-messages";
 import type { TEmbedFrame } from "./embed-messages";
@@ -204,13 +205,17 @@ export function useSessionTimers(
   }, [dispatch, watchingEnd, endsAt, renewAt, queryClient]);
 }
 
-/** The mints' failures: a renewal's ends it; 401 and 404 refresh the session and the workbook list. */
+/**
+ * The mints' failures: a renewal's ends it; 401 and 404 refresh the session and the workbook list (a
+ * client's, with the list of clients: a 404 there may mean the client stopped sharing).
+ */
 export function useMintFailures(
   dispatch: TDispatch,
   renewal: TEmbedState["renewal"],
   embed: TEmbedQuery,
   nextEmbed: TEmbedQuery,
   nextFrame: TEmbedFrame | null,
+  clientId: number | null,
 ) {
   const queryClient = useQueryClient();
   // A renewal whose URL could not be minted (or came without one) is over: it is not tried again.
@@ -221,15 +226,20 @@ export function useMintFailures(
       dispatch({ type: "renewal-failed", attempt: nextAttempt });
   }, [dispatch, nextMintFailed, nextAttempt]);
 
-  // 401: the session ended (the guard then shows sign-in); 404: the workbook was unassigned meanwhile.
-  // A renewal's mint answers the same way.
+  // 401: the session ended (the guard then shows sign-in); 404: the workbook was unassigned meanwhile, or
+  // the client no longer shares it (the list then answers 404 too). A renewal's mint answers the same way.
   const status = statusOf(embed.error);
   const nextStatus = renewal ? statusOf(nextEmbed.error) : undefined;
   useEffect(() => {
     const statuses = [status, nextStatus];
     if (statuses.includes(401)) void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     if (statuses.includes(404)) {
-      void queryClient.invalidateQueries({ queryKey: myWorkbooksQueryOptions().queryKey });
+      void queryClient.invalidateQueries({
+        queryKey: myWorkbooksQueryOptions(clientId).queryKey,
+        exact: true,
+      });
+      if (clientId !== null)
+        void queryClient.invalidateQueries({ queryKey: myClientsQueryOptions().queryKey });
     }
-  }, [status, nextStatus, queryClient]);
+  }, [status, nextStatus, queryClient, clientId]);
 }
