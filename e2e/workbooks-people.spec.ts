@@ -76,6 +76,7 @@ test("clients added by an admin see their own portfolio; their advisor's picker 
     .contentFrame()
     .locator('select[data-control-id="Client"] option');
   await expect(clientOptions).toHaveText([
+    "All clients",
     `${demoId.firstName} ${demoId.lastName} (CL-1003)`,
     `${newId.firstName} ${newId.lastName} (${newId.businessId})`,
   ]);

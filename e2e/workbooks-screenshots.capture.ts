@@ -37,8 +37,8 @@ test("workbook view", async ({ page, login }) => {
   await page.reload();
   await expectWorkbookLoaded(page, portfolio.label);
   await page.screenshot(docs("workbook-phone"));
-  await page.getByRole("button", { name: "Expand sidebar" }).click();
-  await page.getByRole("button", { name: "Collapse sidebar" }).waitFor();
+  await page.getByRole("button", { name: "Menu", exact: true }).click();
+  await page.getByRole("dialog", { name: "Menu" }).waitFor();
   await page.screenshot(review("workbook-phone-sidebar"));
 });
 

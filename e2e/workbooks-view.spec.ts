@@ -215,7 +215,11 @@ test("the demo employee sees the workbooks of their clients, with both clients t
   const clientOptions = workbookFrame(page, portfolio.label)
     .contentFrame()
     .locator('select[data-control-id="Client"] option');
-  await expect(clientOptions).toHaveText(["Olivia Bennett (CL-1001)", "Marcus Chen (CL-1002)"]);
+  await expect(clientOptions).toHaveText([
+    "All clients",
+    "Olivia Bennett (CL-1001)",
+    "Marcus Chen (CL-1002)",
+  ]);
 });
 
 test("a person without workbooks sees the empty state in the sidebar and the page", async ({
