@@ -35,10 +35,14 @@ import { embedRoutes } from "./workbooks/embed-routes.ts";
 import { healthRoutes, type Lifecycle } from "./routes/health.ts";
 import { adminInvitationRoutes, invitationRoutes } from "./invitations/routes.ts";
 import { createInvitationMailer, type InvitationMailer } from "./invitations/mail.ts";
+import { adminDelegateRoutes, myDelegateRoutes } from "./circle/delegate-routes.ts";
+import { delegationPolicyRoutes } from "./circle/policy-routes.ts";
 import { provisionRoutes } from "./accounts/provision-routes.ts";
 import { publicConfigRoutes } from "./routes/public-config.ts";
 import { sessionRoutes } from "./sessions/routes.ts";
 import { sessionActivity } from "./sessions/activity.ts";
+import { householdRoutes } from "./circle/household-routes.ts";
+import { useDelegationReminders, type DelegationReminders } from "./circle/reminders.ts";
 import { createEmbedder, type Embedder } from "./sigma/embedder.ts";
 import { createSigmaRestClient } from "./sigma/provisioning.ts";
 import type { SigmaRestClient } from "@portal/sigma";
@@ -64,6 +68,8 @@ export interface App {
   lifecycle: Lifecycle;
   /** Invitation mail (D55); the CSV import worker sends its invited people's links with it. */
   invitations: InvitationMailer;
+  /** Mails clients a week before a delegate's access ends (every DELEGATION_REMINDER_INTERVAL_SECONDS). */
+  delegationReminders: DelegationReminders;
 }
 
 export async function buildApp({
@@ -187,7 +193,14 @@ export async function buildApp({
   await app.register(peopleRoutes, { auth, db, embedder: sigmaEmbedder, invitations });
   await app.register(invitationRoutes, { auth, db, config, invitations, shared });
   await app.register(adminInvitationRoutes, { auth, db, config, invitations });
+  // A client's delegates (issue 23): the client's own routes, the admin's, and the firm's setting.
+  await app.register(myDelegateRoutes, { db, invitations });
+  await app.register(adminDelegateRoutes, { db, invitations });
+  await app.register(delegationPolicyRoutes, { db });
   await app.register(sessionRoutes, { auth, db });
+  await app.register(householdRoutes, { db });
+  // Clients are mailed a week before a delegation ends: from the app's start until it closes.
+  const delegationReminders = useDelegationReminders(app, { db, mailer: mail, config, branding });
   await app.register(embedRoutes, {
     db,
     embedder: sigmaEmbedder,
@@ -205,5 +218,5 @@ export async function buildApp({
     mail.close();
     await shared?.close();
   });
-  return { app, auth, biClient, lifecycle, invitations };
+  return { app, auth, biClient, lifecycle, invitations, delegationReminders };
 }

@@ -91,6 +91,8 @@ const EnvSchema = z.object({
   OUTBOX_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   /** BI changes one instance delivers at once. */
   OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** How often each instance looks for delegations ending within a week, to remind their clients; 0 = never. */
+  DELEGATION_REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
   /** On SIGTERM, how long /readyz answers 503 before the listener closes (the load balancer notices). */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(8).default(1),
   /** Roles that must use two-step verification (TOTP), comma-separated; "" = none. Decision 006. */
@@ -171,6 +173,8 @@ export interface AppConfig {
   /** How long a verified session and a viewing decision may be reused (0: never). Decision 005. */
   accessCacheSeconds: number;
   outbox: { leaseMs: number; concurrency: number };
+  /** DELEGATION_REMINDER_INTERVAL_SECONDS in milliseconds (0: the reminder worker does not run on its own). */
+  delegationReminderIntervalMs: number;
   shutdownDrainMs: number;
   /** Roles whose members must enrol in two-step verification before they may do anything else. */
   mfaRequiredRoles: TRole[];
@@ -326,6 +330,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     embedRateLimitPerMinute: env.EMBED_RATE_LIMIT_PER_MINUTE,
     accessCacheSeconds: env.ACCESS_CACHE_SECONDS,
     outbox: { leaseMs: env.OUTBOX_LEASE_SECONDS * 1000, concurrency: env.OUTBOX_CONCURRENCY },
+    delegationReminderIntervalMs: env.DELEGATION_REMINDER_INTERVAL_SECONDS * 1000,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_SECONDS * 1000,
     mfaRequiredRoles,
     social,

@@ -99,7 +99,35 @@ async function fixture() {
       payload: `Client ID,First name,Last name,Email,Password,Privilege\nCL-I${i},Import,Matrix,import.matrix${i}@example.com,amber-willow-passphrase,View\n`,
     })
   ).json() as { id: string };
-  return { i, wb, client, employee, invited, syncId: change!.id, importId: importJob.id };
+  // A household of the client, for changing and deleting (issue 23).
+  const household = (
+    await t.app.inject({
+      method: "POST",
+      url: "/api/admin/households",
+      headers: as.admin!,
+      payload: { name: `Household ${i}`, clientIds: [client.c_id], combinedView: false },
+    })
+  ).json().household as { id: number };
+  // A delegate of the client, invited by the firm, for removing (issue 23).
+  const delegate = (
+    await t.app.inject({
+      method: "POST",
+      url: `/api/admin/clients/${client.c_id}/delegates`,
+      headers: as.admin!,
+      payload: { email: `matrix.delegate${i}@example.net`, name: `Matrix Delegate ${i}` },
+    })
+  ).json().delegate as { id: number };
+  return {
+    i,
+    wb,
+    client,
+    employee,
+    invited,
+    syncId: change!.id,
+    importId: importJob.id,
+    householdId: household.id,
+    delegateId: delegate.id,
+  };
 }
 
 type Fixture = Awaited<ReturnType<typeof fixture>>;
@@ -406,6 +434,75 @@ const routes: RouteCase[] = [
     ok: 200,
     request: (f) => ({ method: "POST", url: `/api/admin/revokesessionsemployee/${f.employee.e_id}` }),
   },
+  {
+    name: "GET /api/admin/households",
+    ok: 200,
+    request: () => ({ method: "GET", url: "/api/admin/households" }),
+  },
+  {
+    name: "POST /api/admin/households",
+    ok: 201,
+    request: (f) => ({
+      method: "POST",
+      url: "/api/admin/households",
+      payload: { name: `New household ${f.i}`, clientIds: [f.invited.c_id], combinedView: true },
+    }),
+  },
+  {
+    name: "PUT /api/admin/households/{id}",
+    ok: 200,
+    request: (f) => ({
+      method: "PUT",
+      url: `/api/admin/households/${f.householdId}`,
+      payload: { name: `Renamed ${f.i}`, clientIds: [f.client.c_id, f.invited.c_id], combinedView: true },
+    }),
+  },
+  {
+    name: "DELETE /api/admin/households/{id}",
+    ok: 200,
+    request: (f) => ({ method: "DELETE", url: `/api/admin/households/${f.householdId}` }),
+  },
+  {
+    name: "GET /api/admin/clients/{c_id}/household",
+    ok: 200,
+    request: (f) => ({ method: "GET", url: `/api/admin/clients/${f.client.c_id}/household` }),
+  },
+  {
+    name: "GET /api/admin/clients/{c_id}/delegates",
+    ok: 200,
+    request: (f) => ({ method: "GET", url: `/api/admin/clients/${f.client.c_id}/delegates` }),
+  },
+  {
+    name: "POST /api/admin/clients/{c_id}/delegates",
+    ok: 201,
+    request: (f) => ({
+      method: "POST",
+      url: `/api/admin/clients/${f.client.c_id}/delegates`,
+      payload: { email: `new.delegate${f.i}@example.net`, name: "New Delegate" },
+    }),
+  },
+  {
+    name: "DELETE /api/admin/clients/{c_id}/delegates/{id}",
+    ok: 200,
+    request: (f) => ({
+      method: "DELETE",
+      url: `/api/admin/clients/${f.client.c_id}/delegates/${f.delegateId}`,
+    }),
+  },
+  {
+    name: "GET /api/admin/settings/delegation",
+    ok: 200,
+    request: () => ({ method: "GET", url: "/api/admin/settings/delegation" }),
+  },
+  {
+    name: "PUT /api/admin/settings/delegation",
+    ok: 200,
+    request: () => ({
+      method: "PUT",
+      url: "/api/admin/settings/delegation",
+      payload: { clientsMayInvite: true },
+    }),
+  },
 ];
 
 const expectations = [
@@ -436,6 +533,104 @@ describe.each(routes)("$name", (route) => {
     const request = route.request(f);
     const res = await t.app.inject({ ...request, headers: { ...as.admin, ...request.headers } });
     expect(res.statusCode).toBe(route.ok);
+  });
+});
+
+/**
+ * A client's own delegates (issue 23): only a client with a client record may list them or invite; anyone
+ * else is refused those (403) and finds no delegate by id (404, as for another client's). Nothing changes.
+ */
+describe("the client's own delegates", () => {
+  type MeCase = {
+    name: string;
+    ok: number;
+    /** The answer to a signed-in person who is not the delegation's client. */
+    refused: 403 | 404;
+    request: (f: Fixture) => { method: "GET" | "POST" | "PATCH" | "DELETE"; url: string; payload?: object };
+  };
+  const meRoutes: MeCase[] = [
+    {
+      name: "GET /api/me/delegates",
+      ok: 200,
+      refused: 403,
+      request: () => ({ method: "GET", url: "/api/me/delegates" }),
+    },
+    {
+      name: "POST /api/me/delegates",
+      ok: 201,
+      refused: 403,
+      request: (f) => ({
+        method: "POST",
+        url: "/api/me/delegates",
+        payload: { email: `own.delegate${f.i}@example.net`, name: "Own Delegate" },
+      }),
+    },
+    {
+      name: "PATCH /api/me/delegates/{id}",
+      ok: 200,
+      refused: 404,
+      request: (f) => ({
+        method: "PATCH",
+        url: `/api/me/delegates/${f.delegateId}`,
+        payload: { workbookIds: [f.wb.id] },
+      }),
+    },
+    {
+      name: "DELETE /api/me/delegates/{id}",
+      ok: 200,
+      refused: 404,
+      request: (f) => ({ method: "DELETE", url: `/api/me/delegates/${f.delegateId}` }),
+    },
+  ];
+  const signedIn = async (email: string, password: string) => ({
+    cookie: await t.sessionCookie(email, password),
+    origin: ORIGIN,
+  });
+  let others: [string, Record<string, string>][];
+  beforeAll(async () => {
+    const another = (await fixture()).client as { email: string };
+    others = [
+      ["employee", as.employee!],
+      ["admin", as.admin!],
+      ["delegate", await headersFor(t, "delegate")],
+      ["client without a client record", as.client!],
+      ["another client", await signedIn(another.email, "tidal-granite-passphrase")],
+    ];
+  });
+  /** The fixture client's delegates as the admin sees them. */
+  const delegatesOf = async (f: Fixture) =>
+    (
+      await t.app.inject({
+        method: "GET",
+        url: `/api/admin/clients/${f.client.c_id}/delegates`,
+        headers: as.admin!,
+      })
+    ).json();
+
+  describe.each(meRoutes)("$name", (route) => {
+    it("answers anonymous 401 and everyone but the client 403 or 404, and changes nothing", async () => {
+      const f = await fixture();
+      const request = route.request(f);
+      const before = await delegatesOf(f);
+      const anonymous = await t.app.inject({ ...request, headers: as.anonymous! });
+      expect(anonymous.statusCode).toBe(401);
+      for (const [who, headers] of others) {
+        const res = await t.app.inject({ ...request, headers });
+        // Another client lists their own (none) rather than being refused.
+        const status = who === "another client" && route.refused === 403 ? route.ok : route.refused;
+        expect(res.statusCode, who).toBe(status);
+        if (status >= 400) expect(res.json(), who).toMatchObject({ error: expect.any(String) });
+      }
+      expect(await delegatesOf(f)).toEqual(before);
+    });
+
+    it(`answers the client with ${route.ok}`, async () => {
+      const f = await fixture();
+      const request = route.request(f);
+      const headers = await signedIn(f.client.email, "tidal-granite-passphrase");
+      const res = await t.app.inject({ ...request, headers });
+      expect(res.statusCode, res.body).toBe(route.ok);
+    });
   });
 });
 
@@ -532,6 +727,42 @@ const malformed: {
     method: "PUT",
     url: "/workbooks/editworkbook/1.0",
     payload: "{}",
+  },
+  {
+    name: "POST /api/admin/households (bad body)",
+    method: "POST",
+    url: "/api/admin/households",
+    payload: JSON.stringify({ name: "\u0000", clientIds: ["1"], unexpected: true }),
+  },
+  {
+    name: "PUT /api/admin/households/0x10",
+    method: "PUT",
+    url: "/api/admin/households/0x10",
+    payload: JSON.stringify({ name: "Household", clientIds: [1], combinedView: false }),
+  },
+  { name: "DELETE /api/admin/households/1.0", method: "DELETE", url: "/api/admin/households/1.0" },
+  {
+    name: "GET /api/admin/clients/007/household",
+    method: "GET",
+    url: "/api/admin/clients/007/household",
+  },
+  {
+    name: "POST /api/admin/clients/1/delegates (bad body)",
+    method: "POST",
+    url: "/api/admin/clients/1/delegates",
+    payload: JSON.stringify({ email: "a@example.net", name: "\u0000", unexpected: true }),
+  },
+  { name: "GET /api/admin/clients/007/delegates", method: "GET", url: "/api/admin/clients/007/delegates" },
+  {
+    name: "DELETE /api/admin/clients/1/delegates/0x10",
+    method: "DELETE",
+    url: "/api/admin/clients/1/delegates/0x10",
+  },
+  {
+    name: "PUT /api/admin/settings/delegation (not true or false)",
+    method: "PUT",
+    url: "/api/admin/settings/delegation",
+    payload: JSON.stringify({ clientsMayInvite: "yes" }),
   },
   ...[
     ["DELETE", "deleteclient"],

@@ -204,6 +204,8 @@ describe("accepting an invitation", () => {
       kind: "client",
       expiresAt: expect.any(String),
       twoStepRequired: false,
+      invitedBy: null,
+      hasPassword: false,
     });
 
     // The accounts module's policy, in its own words; nothing changes.

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { DEMO_CLIENTS, DEMO_WORKBOOKS } from "@portal/contracts/demo";
+import { sql } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
@@ -141,6 +142,33 @@ describe("several instances with REDIS_URL", () => {
     const endedAt = Date.now();
     await waitFor(async () => (await me(b, here)).statusCode === 401, 1_000, "admin's sign-out seen");
     expect(Date.now() - endedAt).toBeLessThan(100);
+  });
+
+  it("a delegation the client revokes on one instance is refused on the other at once (issue 23)", async () => {
+    const delegate = await a.createUser("delegate", { name: "Daniel Reyes" });
+    const [olivias] = (await database.db.execute(sql`select c_id from clients where email = ${olivia.email}`))
+      .rows as { c_id: number }[];
+    const [granted] = (
+      await database.db.execute(sql`
+        insert into delegations (c_id, user_id, email, name, accepted_at)
+        values (${olivias!.c_id}, ${delegate.userId}, ${delegate.email}, 'Daniel Reyes', now()) returning id`)
+    ).rows as { id: number }[];
+    const cookie = await b.sessionCookie(delegate.email, delegate.password);
+    const shared = () =>
+      b.app.inject({ method: "GET", url: `/api/me/workbooks?client=${olivias!.c_id}`, headers: { cookie } });
+    expect((await shared()).statusCode).toBe(200);
+    expect((await shared()).statusCode).toBe(200); // now cached on b
+
+    const owner = await a.sessionCookie(olivia.email, olivia.password);
+    const revoked = await a.app.inject({
+      method: "DELETE",
+      url: `/api/me/delegates/${granted!.id}`,
+      headers: { cookie: owner, origin: ORIGIN },
+    });
+    expect(revoked.statusCode).toBe(200);
+    const revokedAt = Date.now();
+    await waitFor(async () => (await shared()).statusCode === 404, 1_000, "revocation seen on b");
+    expect(Date.now() - revokedAt).toBeLessThan(1_000);
   });
 
   it("10 wrong passwords split across both instances lock the account, counted in Redis", async () => {

@@ -56,7 +56,8 @@ export interface NewAccount {
 /**
  * Creates the sign-in account (user + password credential) inside the caller's transaction. An email
  * that belonged to a deleted client or employee (sign-in disabled and no record left) is given a fresh
- * start; any other existing email is a conflict.
+ * start; a delegate's account (issue 23: role `delegate`, no record) becomes the new role and keeps its
+ * password and two-step verification; any other existing email is a conflict.
  */
 export async function createSignInAccount(tx: Transaction, input: NewAccount): Promise<string> {
   const email = input.email.trim().toLowerCase();
@@ -70,6 +71,9 @@ export async function createSignInAccount(tx: Transaction, input: NewAccount): P
       .select({ id: employees.eId })
       .from(employees)
       .where(eq(employees.userId, existing.id));
+    if (existing.role === "delegate" && !existing.banned && !asClient && !asEmployee) {
+      return promoteDelegate(tx, existing.id, input);
+    }
     if (!existing.banned || asClient || asEmployee) {
       throw new AppError(409, "A user with this email already exists.", "DUPLICATE_EMAIL");
     }
@@ -89,7 +93,18 @@ export async function createSignInAccount(tx: Transaction, input: NewAccount): P
   return userId;
 }
 
-/** Whether the account has a password to sign in with (an invited person has none until they accept). */
+/**
+ * A delegate made a client or employee: the person keeps the sign-in they have (password, two-step
+ * verification, sessions) and their delegations; the firm's password is set only where they have none yet.
+ */
+async function promoteDelegate(tx: Transaction, userId: string, input: NewAccount): Promise<string> {
+  await tx.update(users).set({ name: input.name, role: input.role }).where(eq(users.id, userId));
+  if (input.passwordHash !== null && !(await hasPassword(tx, userId))) {
+    await setCredential(tx, userId, input.passwordHash);
+  }
+  return userId;
+}
+
 /**
  * `createSignInAccount` for a batch of new emails (the CSV import, whose rows were checked against the
  * existing accounts first): the users and their credentials in two statements.
@@ -116,6 +131,7 @@ export async function createSignInAccountsInBulk(
   );
 }
 
+/** Whether the account has a password to sign in with (an invited person has none until they accept). */
 export async function hasPassword(tx: Executor, userId: string): Promise<boolean> {
   const [credential] = await tx
     .select({ id: accounts.id })

@@ -61,6 +61,7 @@ const roles = {
   employee: noAdminPermissions,
   editor: noAdminPermissions,
   author: noAdminPermissions,
+  delegate: noAdminPermissions,
 };
 
 /** Better Auth's models in the portal's schema (also used to run its session changes in a portal transaction). */

@@ -5,7 +5,7 @@ export function rows<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
-function pgCode(error: unknown): string | undefined {
+export function pgCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
     const code = (current as { code?: unknown }).code;

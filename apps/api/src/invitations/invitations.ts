@@ -1,19 +1,12 @@
-import {
-  requiresTwoFactor,
-  type TPersonKind,
-  type TInvitationLookupResponse,
-  type TInvitationState,
-  type TRole,
-} from "@portal/contracts";
+import type { INVITATION_KIND_NAMES, TInvitationState, TPersonKind } from "@portal/contracts";
 import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { hasPassword, newPasswordHash, setFirstPassword } from "../accounts/accounts.ts";
+import { hasPassword } from "../accounts/accounts.ts";
 import { auditActor, type Actor } from "../audit/actor.ts";
-import { recordAudit, type AuditSource } from "../audit/audit.ts";
+import { recordAudit } from "../audit/audit.ts";
 import type { Database, Executor, Transaction } from "../db/client.ts";
-import { invitations, users } from "../db/schema.ts";
+import { invitations } from "../db/schema.ts";
 import { PERSON_KIND } from "../people/kinds.ts";
-import { findPerson, personRecord } from "../people/records.ts";
-import type { ApiErrorCode } from "@portal/contracts";
+import { findPerson } from "../people/records.ts";
 import { AppError } from "../lib/errors.ts";
 import { invitationTokenHash, newInvitationToken } from "./tokens.ts";
 
@@ -22,16 +15,24 @@ import { invitationTokenHash, newInvitationToken } from "./tokens.ts";
  * with a single-use link; they choose their own password on /invitation and sign in. The database keeps only
  * the token's hash; each link belongs to one record (`kind`, `person_id`) and ends accepted, revoked, replaced
  * by a resent one, or expired. Mail goes out after the transaction that made the link commits (`mail.ts`).
+ * A client invites a delegate through the same links (`kind` delegate, issue 23). Opening and accepting a
+ * link is `links.ts`.
  */
+
+/** A client's or employee's link from the firm, or a delegate's from a client (issue 23, decision 020). */
+export type InvitationKind = (typeof INVITATION_KIND_NAMES)[number];
 
 /** The person an invitation is for, as the mail and the page need them. */
 export interface InvitedPerson {
-  kind: TPersonKind;
+  kind: InvitationKind;
+  /** The record the link belongs to: a `c_id`, an `e_id`, or a delegation's id. */
   personId: number;
   userId: string;
   firstName: string;
   lastName: string;
   email: string;
+  /** A delegate's invitation: the client who invited them (the mail and the page name them). */
+  client?: { cId: number; name: string };
 }
 
 /** A link just made: its token (for the email only) and the state the lists show. */
@@ -208,145 +209,4 @@ export async function revokeInvitation(
     });
     return after;
   });
-}
-
-/** A link that cannot be used: 404 for a token never issued, 410 for one that ended, each said plainly. */
-function linkError(status: 404 | 410, code: ApiErrorCode, message: string) {
-  return new AppError(status, message, code);
-}
-
-const USED = () =>
-  linkError(
-    410,
-    "INVITATION_USED",
-    "This invitation was already used to set a password. Sign in with that password, or reset it from the sign-in page.",
-  );
-
-const WITHDRAWN = () =>
-  linkError(
-    410,
-    "INVITATION_REVOKED",
-    "This invitation was withdrawn by the firm. Ask your advisor to send a new one.",
-  );
-
-interface OpenLink {
-  invitation: typeof invitations.$inferSelect;
-  person: InvitedPerson;
-  role: TRole | null;
-}
-
-/** The link's invitation while it may still be used; otherwise the readable reason why not. */
-async function openLink(db: Executor, token: string): Promise<OpenLink> {
-  const [invitation] = await db
-    .select()
-    .from(invitations)
-    .where(eq(invitations.tokenHash, invitationTokenHash(token)));
-  if (!invitation) {
-    throw linkError(
-      404,
-      "INVITATION_INVALID",
-      "This invitation link is not valid. Use the link in the latest invitation email.",
-    );
-  }
-  if (invitation.acceptedAt) throw USED();
-  const kind = invitation.kind as TPersonKind;
-  const record = await personRecord(db, PERSON_KIND[kind], invitation.personId);
-  const person = record && { kind, personId: invitation.personId, ...record };
-  // Revoked, or the record it was for deleted (its sign-in account may since serve a new record).
-  if (!person || person.userId !== invitation.userId || invitation.revokedAt) throw WITHDRAWN();
-  if (invitation.replacedAt) {
-    throw linkError(
-      410,
-      "INVITATION_REVOKED",
-      "A newer invitation was sent to you, so this link no longer works. Use the link in the latest email.",
-    );
-  }
-  if (await hasPassword(db, person.userId)) throw USED();
-  if (invitation.expiresAt.getTime() <= Date.now()) {
-    throw linkError(
-      410,
-      "INVITATION_EXPIRED",
-      "This invitation has expired. Ask your advisor to send a new one.",
-    );
-  }
-  const [user] = await db
-    .select({ role: users.role, banned: users.banned })
-    .from(users)
-    .where(eq(users.id, person.userId));
-  if (!user || user.banned) throw WITHDRAWN();
-  return { invitation, person, role: user.role as TRole | null };
-}
-
-/** The invitation page's first question: whose link this is, and whether it may still be used. */
-export async function lookupInvitation(
-  db: Database,
-  token: string,
-  mfaRequiredRoles: TRole[],
-): Promise<TInvitationLookupResponse> {
-  const { invitation, person, role } = await openLink(db, token);
-  return {
-    firstName: person.firstName,
-    email: person.email,
-    kind: person.kind,
-    expiresAt: iso(invitation.expiresAt),
-    twoStepRequired: requiresTwoFactor(role, mfaRequiredRoles),
-  };
-}
-
-/**
- * Accepting: the person's first password (the accounts module's policy), set once. The link is marked used in
- * the same transaction that sets the password, by a conditional update, so two uses at once set it once.
- */
-export async function acceptInvitation(
-  db: Database,
-  input: { token: string; password: string },
-  mfaRequiredRoles: TRole[],
-  source: AuditSource,
-): Promise<{ email: string; twoStepRequired: boolean }> {
-  let link: OpenLink;
-  try {
-    link = await openLink(db, input.token);
-  } catch (error) {
-    if (error instanceof AppError) {
-      await recordAudit(db, {
-        action: "invitation.accepted",
-        outcome: "denied",
-        details: { status: error.status, code: error.code },
-        ...source,
-      });
-    }
-    throw error;
-  }
-  const { invitation, person, role } = link;
-  const passwordHash = await newPasswordHash(input.password, {
-    email: person.email,
-    name: `${person.firstName} ${person.lastName}`,
-  });
-  await db.transaction(async (tx) => {
-    const [claimed] = await tx
-      .update(invitations)
-      .set({ acceptedAt: new Date() })
-      .where(
-        and(
-          eq(invitations.id, invitation.id),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-          isNull(invitations.replacedAt),
-          sql`${invitations.expiresAt} > now()`,
-        ),
-      )
-      .returning({ id: invitations.id });
-    if (!claimed || (await hasPassword(tx, person.userId))) throw USED();
-    await setFirstPassword(tx, person.userId, passwordHash);
-    await recordAudit(tx, {
-      action: "invitation.accepted",
-      outcome: "success",
-      actorUserId: person.userId,
-      actorEmail: person.email,
-      targetType: person.kind,
-      targetId: String(person.personId),
-      ...source,
-    });
-  });
-  return { email: person.email, twoStepRequired: requiresTwoFactor(role, mfaRequiredRoles) };
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Mailer } from "../mail/mailer.ts";
-import { invitationMail, type MailFirm } from "../mail/templates.ts";
+import { delegateInvitationMail, invitationMail, type MailFirm } from "../mail/templates.ts";
 import type { IssuedInvitation } from "./invitations.ts";
 
 /** Sends invitation emails after the transaction that made the link has committed. */
@@ -22,14 +22,17 @@ export function createInvitationMailer(options: {
     async send(issued, log) {
       const url = `${options.publicUrl}/invitation?token=${encodeURIComponent(issued.token)}`;
       try {
+        const { firstName: name, client } = issued.person;
+        const link = {
+          name,
+          url,
+          expiresAt: new Date(issued.state.expires_at),
+          firm: await options.mailFirm(),
+        };
         await options.mailer.send({
           to: issued.person.email,
-          ...invitationMail({
-            name: issued.person.firstName,
-            url,
-            expiresAt: new Date(issued.state.expires_at),
-            firm: await options.mailFirm(),
-          }),
+          // A delegate's invitation names the client who sent it (issue 23).
+          ...(client ? delegateInvitationMail({ ...link, invitedBy: client.name }) : invitationMail(link)),
         });
         return true;
       } catch (error) {

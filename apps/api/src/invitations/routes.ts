@@ -16,13 +16,8 @@ import { recordAudit } from "../audit/audit.ts";
 import type { Auth } from "../auth/auth.ts";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
-import {
-  acceptInvitation,
-  invitedPerson,
-  lookupInvitation,
-  resendInvitation,
-  revokeInvitation,
-} from "./invitations.ts";
+import { invitedPerson, resendInvitation, revokeInvitation } from "./invitations.ts";
+import { acceptInvitation, lookupInvitation } from "./links.ts";
 import type { InvitationMailer } from "./mail.ts";
 import { ipLimiter, takeIp } from "../auth/ip-limits.ts";
 import { AppError } from "../lib/errors.ts";
@@ -103,15 +98,17 @@ export const invitationRoutes: FastifyPluginAsyncZod<InvitationRoutesOptions> = 
       },
     },
     async (request, reply) => {
-      const accepted = await acceptInvitation(db, request.body, config.mfaRequiredRoles, {
-        ip: request.ip,
-        userAgent: request.headers["user-agent"] ?? null,
-        requestId: request.id,
-      });
-      return reply.headers(noStore).send({
-        message: "Your password is set. Signing you in...",
-        ...accepted,
-      });
+      const { email, twoStepRequired, passwordSet, invitedBy } = await acceptInvitation(
+        db,
+        request.body,
+        config.mfaRequiredRoles,
+        { ip: request.ip, userAgent: request.headers["user-agent"] ?? null, requestId: request.id },
+      );
+      // A delegate who already signs in keeps their password and signs in with it (issue 23).
+      const message = passwordSet
+        ? "Your password is set. Signing you in..."
+        : `Invitation accepted. Sign in with your password to view ${invitedBy ? `${invitedBy}'s` : "the shared"} workbooks.`;
+      return reply.headers(noStore).send({ message, email, twoStepRequired });
     },
   );
 };

@@ -169,3 +169,93 @@ Open this link to choose your password and sign in. The link works once, until $
     ),
   };
 }
+
+/** "12 March 2027": the day a delegation ends, in UTC (an end date without a time is that day's last moment). */
+export const endDate = (date: Date) =>
+  new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(date);
+
+/** To a client, a week before a delegate's access to their workbooks ends (issue 23): the profile changes it. */
+export function delegationEndingMail({
+  name,
+  delegateName,
+  endsAt,
+  url,
+  firm = DEFAULT_BRANDING,
+}: {
+  /** The client's first name. */
+  name: string;
+  /** The name the client gave the delegate ("Daniel Reyes"). */
+  delegateName: string;
+  endsAt: Date;
+  /** The client's profile, where delegates are listed. */
+  url: string;
+  firm?: MailFirm;
+}) {
+  const { greeting, portal } = opening(name, firm);
+  const ending = `${delegateName}'s access to your workbooks ends on ${endDate(endsAt)}.`;
+  const after = `After that, ${delegateName} can no longer view your workbooks in the ${portal}.`;
+  const choice = "To keep sharing, choose a later end date on your profile. To let it end, do nothing.";
+  return {
+    subject: ending.slice(0, -1),
+    text: [greeting, "", ending, after, "", choice, "", url, ...signature(firm)].join("\n"),
+    html: frame(
+      firm,
+      `<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(ending)} ${escapeHtml(after)}</p>
+<p>${escapeHtml(choice)}</p>`,
+      { url, label: "Open my profile" },
+    ),
+  };
+}
+
+/**
+ * A client's invitation to view their workbooks (issue 23): the link accepts it, and lets someone without a
+ * password for the portal choose one.
+ */
+export function delegateInvitationMail({
+  name,
+  invitedBy,
+  url,
+  expiresAt,
+  firm = DEFAULT_BRANDING,
+}: {
+  name: string;
+  /** The client's name ("Olivia Bennett"). */
+  invitedBy: string;
+  url: string;
+  expiresAt: Date;
+  firm?: MailFirm;
+}) {
+  const { greeting, portal } = opening(name, firm);
+  const until = `${expiresAt.toUTCString().replace(/:\d\d GMT$/, " UTC")}`;
+  const invited = `${invitedBy} invited you to view their workbooks at ${firm.firmName}`;
+  return {
+    subject: invited,
+    text: [
+      greeting,
+      "",
+      `${invited}.`,
+      `Open this link to accept in the ${portal}. If you have no password for it yet, you choose one there.`,
+      `The link works once, until ${until}.`,
+      "",
+      url,
+      "",
+      "If you did not expect this, you can ignore this email: nothing is shared until you accept.",
+      ...signature(firm),
+    ].join("\n"),
+    html: frame(
+      firm,
+      `<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(invited)}.
+Open this link to accept in the ${escapeHtml(portal)}. If you have no password for it yet, you choose one there.
+The link works once, until ${escapeHtml(until)}.</p>
+<p>If you did not expect this, you can ignore this email: nothing is shared until you accept.</p>`,
+      { url, label: "View the invitation" },
+    ),
+  };
+}
