@@ -146,13 +146,14 @@ describe("several instances with REDIS_URL", () => {
 
   it("a delegation the client revokes on one instance is refused on the other at once (issue 23)", async () => {
     const delegate = await a.createUser("delegate", { name: "Daniel Reyes" });
-    const [olivias] = (await database.db.execute(sql`select c_id from clients where email = ${olivia.email}`))
-      .rows as { c_id: number }[];
-    const [granted] = (
-      await database.db.execute(sql`
-        insert into delegations (c_id, user_id, email, name, accepted_at)
-        values (${olivias!.c_id}, ${delegate.userId}, ${delegate.email}, 'Daniel Reyes', now()) returning id`)
-    ).rows as { id: number }[];
+    const rowsOf = async <T>(statement: ReturnType<typeof sql>) =>
+      ((await database.db.execute(statement)) as unknown as { rows: T[] }).rows;
+    const [olivias] = await rowsOf<{ c_id: number }>(
+      sql`select c_id from clients where email = ${olivia.email}`,
+    );
+    const [granted] = await rowsOf<{ id: number }>(sql`
+      insert into delegations (c_id, user_id, email, name, accepted_at)
+      values (${olivias!.c_id}, ${delegate.userId}, ${delegate.email}, 'Daniel Reyes', now()) returning id`);
     const cookie = await b.sessionCookie(delegate.email, delegate.password);
     const shared = () =>
       b.app.inject({ method: "GET", url: `/api/me/workbooks?client=${olivias!.c_id}`, headers: { cookie } });
