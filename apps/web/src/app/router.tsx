@@ -50,7 +50,8 @@ const routes: RouteObject[] = [
         path: "/",
         loader: guard("user"),
         lazy: () => import("./routes/app/layout"),
-        handle: crumb("Home"),
+        // Home keeps the client being viewed (`?client=`, issue 23).
+        handle: { crumb: "Home", keep: ["client"] } satisfies TCrumbHandle,
         children: [
           { index: true, lazy: workbookRoute },
           { path: "profile", handle: crumb("Profile"), lazy: () => import("./routes/app/profile") },
@@ -90,10 +91,8 @@ const routes: RouteObject[] = [
           {
             path: "edit-client",
             handle: crumb("Edit Client"),
-            lazy: () =>
-              import("@/features/people/components/edit-screens").then((m) => ({
-                Component: m.EditClientPage,
-              })),
+            // Edit Client with the household and the people with access (issue 23), composed by the route.
+            lazy: () => import("./routes/admin/edit-client"),
           },
           {
             path: "employee-list",
@@ -157,6 +156,14 @@ const routes: RouteObject[] = [
             lazy: () =>
               import("@/features/people/components/view-as-client-page").then((m) => ({
                 Component: m.ViewAsClientPage,
+              })),
+          },
+          {
+            path: "households",
+            handle: crumb("Households"),
+            lazy: () =>
+              import("@/features/households/components/households-page").then((m) => ({
+                Component: m.HouseholdsPage,
               })),
           },
           {

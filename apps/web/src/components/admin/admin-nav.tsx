@@ -1,6 +1,7 @@
 import {
   BriefcaseIcon,
   ChartColumnIcon,
+  HouseIcon,
   PaletteIcon,
   RefreshCwIcon,
   ShieldCheckIcon,
@@ -10,7 +11,7 @@ import { useMatch } from "react-router";
 
 import { SidebarLink } from "@/components/layouts/shell-layout";
 
-/** Admin sidebar: the three back-office lists, the BI sync queue, the audit log and the firm's settings. */
+/** Admin sidebar: the three back-office lists, the households, the BI sync queue, the audit log and the firm's settings. */
 export function AdminNav({ collapsed }: { collapsed: boolean }) {
   // /admin itself shows the client list.
   const atIndex = useMatch("/admin") !== null;
@@ -39,6 +40,14 @@ export function AdminNav({ collapsed }: { collapsed: boolean }) {
             to="/admin/workbook-list"
             icon={<ChartColumnIcon className="size-5" />}
             label="Workbooks"
+            collapsed={collapsed}
+          />
+        </li>
+        <li>
+          <SidebarLink
+            to="/admin/households"
+            icon={<HouseIcon className="size-5" />}
+            label="Households"
             collapsed={collapsed}
           />
         </li>

@@ -4,6 +4,7 @@ import { useNavigate } from "react-router";
 import { Button } from "@/components/ui/button";
 import { useSignOut } from "@/features/auth/api/use-sign-out";
 import { TwoFactorSettings } from "@/features/auth/components/two-factor-settings";
+import { DelegatesCard } from "@/features/delegates/components/delegates-card";
 import { ProfileCard } from "@/features/profile/components/profile-card";
 import { SessionsCard } from "@/features/profile/components/sessions-card";
 import { useSession } from "@/lib/session";
@@ -32,6 +33,8 @@ export function Component() {
       />
       {session ? <TwoFactorSettings /> : null}
       {session ? <SessionsCard /> : null}
+      {/* Clients only: the card shows itself once the API answers with the client's delegates. */}
+      {session ? <DelegatesCard /> : null}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
+import type { ReactNode } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 
 import { ActionScope } from "@/components/admin/action-scope";
@@ -23,10 +24,25 @@ import { TwoFactorReset } from "./two-factor-reset";
  * along in the navigation state; opened from the address bar (reload, bookmark) they are looked up by the
  * ID in `?id=`.
  */
-export function EditPersonPage<R extends TPersonRow>({ kind }: { kind: TPersonUi<R> }) {
+export function EditPersonPage<R extends TPersonRow>({
+  kind,
+  sections,
+}: {
+  kind: TPersonUi<R>;
+  /**
+   * Sections of other features about the person, under the form card (Edit Client: the household and the
+   * people with access), composed by the route. Outside the form: they have forms of their own.
+   */
+  sections?: ((person: R) => ReactNode) | undefined;
+}) {
   return (
     <PersonTargetPage kind={kind} title={`Edit ${kind.words.noun}`}>
-      {(person) => <EditPersonForm kind={kind} person={person} />}
+      {(person) => (
+        <>
+          <EditPersonForm kind={kind} person={person} />
+          {sections ? <div className="mx-auto mt-6 max-w-3xl space-y-6">{sections(person)}</div> : null}
+        </>
+      )}
     </PersonTargetPage>
   );
 }

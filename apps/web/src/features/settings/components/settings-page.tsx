@@ -5,6 +5,7 @@ import { getErrorMessage } from "@/lib/errors";
 
 import { LOAD_SETTINGS_FAILED, useSettings } from "../api/get-settings";
 import { BrandingForm } from "./branding-form";
+import { DelegationCard } from "./delegation-card";
 import { LogoCard } from "./logo-card";
 
 /**
@@ -31,6 +32,9 @@ export function SettingsPage() {
           <LogoCard current={settings.data} />
         </div>
       )}
+      <div className="mt-6">
+        <DelegationCard />
+      </div>
     </section>
   );
 }
