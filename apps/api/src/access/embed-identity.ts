@@ -47,7 +47,10 @@ const managedInSigma = (userKind: string | null | undefined) => userKind != null
  * clients in `client_ids`. Every embed names both, so a value from an earlier embed of the same person (a
  * client who is also someone's delegate) never stays on their Sigma member.
  */
-export const rowSecurity = (own: string, others: string[]) => ({ client_id: own, client_ids: others.join(",") });
+export const rowSecurity = (own: string, others: string[]) => ({
+  client_id: own,
+  client_ids: others.join(","),
+});
 
 function build(
   row: PersonRow | undefined,

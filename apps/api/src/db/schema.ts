@@ -588,7 +588,10 @@ export const householdMembers = pgTable(
       .notNull()
       .references(() => clients.cId, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.householdId, t.cId] }), uniqueIndex("household_members_client_idx").on(t.cId)],
+  (t) => [
+    primaryKey({ columns: [t.householdId, t.cId] }),
+    uniqueIndex("household_members_client_idx").on(t.cId),
+  ],
 );
 
 /** The firm's policies set on /admin/settings: one row (id 1), absent until first saved (the defaults apply). */
