@@ -1,6 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
+import { DEMO_WORKBOOKS } from "../packages/contracts/src/demo.ts";
+import { addClientViaApi, demoWorkbook, newPerson } from "./support/admin-helpers.ts";
 import { BASE_URL } from "./support/env.ts";
 import { accounts, expect, postAuth, test } from "./support/fixtures.ts";
 import { waitForMail } from "./support/mailbox.ts";
@@ -34,6 +36,7 @@ test("the admin screens have no axe violations", async ({ page, login }) => {
     ["/admin/sync", "BI sync"],
     ["/admin/audit", "Audit log"],
     ["/admin/settings", "Firm settings"],
+    ["/admin/households", "Households"],
     ["/admin/add-client", "Add Client"],
     ["/admin/edit-client?id=CL-1001", "Edit Client"],
     ["/admin/view-as-client?id=CL-1001", "Viewing as Olivia Bennett (CL-1001)"],
@@ -52,6 +55,50 @@ test("the profile page, with its sessions, has no axe violations", async ({ page
     await expect(sessions.getByRole("listitem")).toHaveCount(3);
     await expect(sessions.getByRole("button", { name: /^Sign out / })).toHaveCount(2);
   });
+});
+
+test("a client's circle has no axe violations: the household form, People with access, the delegate's invitation", async ({
+  page,
+  login,
+  browser,
+}) => {
+  await waitForAnalyticsServer();
+  await login(accounts.admin);
+  const owner = newPerson("client");
+  const workbook = await demoWorkbook(page, DEMO_WORKBOOKS[1].workbookName);
+  await addClientViaApi(page, owner, [workbook.id]);
+  await page.goto("/admin/households");
+  await page.getByRole("button", { name: "Add household" }).click();
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(
+    results.violations.map((v) => v.id),
+    "household form",
+  ).toEqual([]);
+
+  const client = await (await browser.newContext()).newPage();
+  expect((await postAuth(client.request, "/sign-in/email", owner)).status()).toBe(200);
+  const delegateEmail = `e2e-axe-delegate-${owner.businessId.toLowerCase()}@example.com`;
+  const invited = await client.request.post("/api/me/delegates", {
+    data: { email: delegateEmail, name: "Avery Delegate", expiresAt: "2030-01-31" },
+    headers: { Origin: BASE_URL },
+  });
+  expect(invited.status(), await invited.text()).toBe(201);
+  await expectNoViolations(client, "/profile", "Your profile", async () => {
+    const card = client.getByRole("region", { name: "People with access" });
+    await expect(card.getByRole("listitem").filter({ hasText: delegateEmail })).toBeVisible();
+    await card.getByRole("button", { name: "Invite someone" }).click();
+    await card.getByRole("radio", { name: /Only the workbooks chosen below/ }).check();
+  });
+
+  const link = (await waitForMail(delegateEmail)).text.match(
+    /https?:\/\/\S+\/invitation\?token=[\w-]{43}/,
+  )![0];
+  const visitor = await (await browser.newContext()).newPage();
+  await expectNoViolations(visitor, link, "Welcome, Avery");
+  await client.context().close();
+  await visitor.context().close();
 });
 
 test("the sign-in page has no axe violations", async ({ page }) => {
