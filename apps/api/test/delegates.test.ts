@@ -255,6 +255,25 @@ describe("inviting a delegate", () => {
     expect((await invite(other.headers, { email, name: "Twice Asked" })).statusCode).toBe(201);
     expect(await query(sql`select count(*)::int as n from users where email = ${email}`)).toEqual([{ n: 1 }]);
   });
+
+  it("caps one client's people with access at 20, so an account cannot mail strangers without end", async () => {
+    const client = await addClient("Cara", "Many");
+    for (let i = 0; i < 20; i++) {
+      const res = await invite(client.headers, { email: address("many"), name: `Many ${i}` });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const before = await written();
+    const refused = await invite(client.headers, { email: address("many"), name: "One Too Many" });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatch(/given 20 people access already/);
+    expect(await written()).toEqual(before);
+    // Removing one makes room again.
+    const [first] = (await list(client.headers)).json().delegates as { id: number }[];
+    expect((await remove(client.headers, first!.id)).statusCode).toBe(200);
+    expect((await invite(client.headers, { email: address("many"), name: "Room Again" })).statusCode).toBe(
+      201,
+    );
+  });
 });
 
 describe("accepting a delegate's invitation", () => {

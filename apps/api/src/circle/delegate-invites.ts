@@ -1,5 +1,5 @@
 import type { TDelegate, ZDelegateInviteRequestSchema } from "@portal/contracts";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { createSignInAccount } from "../accounts/accounts.ts";
 import { auditActor, type Actor } from "../audit/actor.ts";
@@ -45,6 +45,9 @@ async function delegateAccount(tx: Transaction, email: string, name: string): Pr
   if (existing) return existing.id;
   return createSignInAccount(tx, { email, name, role: "delegate", passwordHash: null });
 }
+
+/** The most delegations one client can hold (invited or active). */
+export const MAX_DELEGATES_PER_CLIENT = 20;
 
 const alreadyInvited = (asker: Asker, client: DelegationOwner, email: string) =>
   new AppError(
@@ -92,6 +95,18 @@ export async function inviteDelegate(
         .from(delegations)
         .where(and(eq(delegations.cId, cId), eq(delegations.userId, userId)));
       if (taken) throw alreadyInvited(asker, client, input.email);
+      // A cap on the people one client can invite keeps an account from mailing strangers without end.
+      const [held] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(delegations)
+        .where(eq(delegations.cId, cId));
+      if ((held?.n ?? 0) >= MAX_DELEGATES_PER_CLIENT) {
+        throw new AppError(
+          409,
+          `${asker === "client" ? "You have" : `${client.name} has`} given ${MAX_DELEGATES_PER_CLIENT} people access already, the most there can be. Remove someone before inviting another.`,
+          "CONFLICT",
+        );
+      }
       const [created] = await tx
         .insert(delegations)
         .values({
