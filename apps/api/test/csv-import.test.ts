@@ -393,6 +393,85 @@ describe("rows without a password", () => {
   });
 });
 
+describe("an address that belongs to a delegate", () => {
+  it("is imported as Add Client does: the delegate becomes the client, keeping their password and delegations", async () => {
+    const host = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/addclient",
+      headers: admin,
+      payload: {
+        clientId: "DLG-HOST",
+        firstName: "Hannah",
+        lastName: "Host",
+        email: "hannah.host@example.com",
+        password: "copper-meadow-lantern",
+        privilege: "View",
+        workbookIds: [],
+      },
+    });
+    expect(host.statusCode, host.body).toBe(201);
+    const hostId = host.json().data.client.c_id as number;
+    // One delegate signs in with their own password; the other was invited and has none yet.
+    const signsIn = await t.createUser("delegate", {
+      email: "dora.delegate@example.com",
+      password: "willow-harbour-keepsake",
+      name: "Dora Delegate",
+    });
+    for (const [email, name] of [
+      [signsIn.email, "Dora Delegate"],
+      ["rhys.delegate@example.com", "Rhys Delegate"],
+    ]) {
+      const invited = await t.app.inject({
+        method: "POST",
+        url: `/api/admin/clients/${hostId}/delegates`,
+        headers: admin,
+        payload: { email, name },
+      });
+      expect(invited.statusCode, invited.body).toBe(201);
+    }
+
+    const res = await upload(
+      t,
+      csvOf([
+        HEADER,
+        ["DLG-1", "Dora", "Delegate", signsIn.email, "firm-chosen-passphrase", "View", PORTFOLIO],
+        ["DLG-2", "Rhys", "Delegate", "rhys.delegate@example.com", "", "View", ""],
+      ]),
+    );
+    const preview = res.json() as Job;
+    expect(preview, res.body).toMatchObject({ valid: 2, invalid: 0, problems: [] });
+    await start(t, preview.id);
+    expect(await waitDone(t, preview.id)).toMatchObject({ created: 2, failed: 0 });
+
+    expect(
+      await count(sql`
+        select count(*)::int as n from users u join clients c on c.user_id = u.id
+         where u.email in ('dora.delegate@example.com', 'rhys.delegate@example.com') and u.role = 'client'
+           and c.client_id in ('DLG-1', 'DLG-2')`),
+    ).toBe(2);
+    expect((await t.signIn(signsIn.email, "willow-harbour-keepsake")).statusCode).toBe(200);
+    expect((await t.signIn(signsIn.email, "firm-chosen-passphrase")).statusCode).toBe(401);
+    // The one without a password is invited to choose one, as any client imported without one.
+    expect(mailed.filter((m) => m.person.email === "rhys.delegate@example.com")).toEqual([
+      expect.objectContaining({ person: expect.objectContaining({ kind: "client" }) }),
+    ]);
+    expect(
+      await count(sql`
+        select count(*)::int as n from delegations
+         where c_id = ${hostId} and email in ('dora.delegate@example.com', 'rhys.delegate@example.com')`),
+    ).toBe(2);
+
+    // Now a client, the address is taken like any other client's.
+    const again = await upload(
+      t,
+      csvOf([HEADER, ["DLG-3", "Dora", "Again", signsIn.email, "firm-chosen-passphrase", "View", ""]]),
+    );
+    expect((again.json() as Job).problems.map((p) => p.reason)).toEqual([
+      "A user with this email already exists.",
+    ]);
+  });
+});
+
 describe("CSV import of employees", () => {
   it("assigns clients by their Client ID and refuses unknown ones and unknown privileges", async () => {
     const file = csvOf([

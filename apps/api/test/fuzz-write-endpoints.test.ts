@@ -3,7 +3,8 @@
  * characters, line breaks, broken surrogates, huge strings, deep nesting, odd ids, every body encoding), generated
  * by fast-check from a fixed seed so a failure reproduces. Each request is malformed on purpose (it carries at
  * least one poison the endpoint must refuse), so: no 5xx, every answer a JSON body with a readable `error` (Better
- * Auth's own answers: `error` or `message`), and not one row added or removed anywhere.
+ * Auth's own answers: `error` or `message`), not one row added or removed anywhere, and no delegation, household
+ * or firm policy changed.
  *
  * FUZZ_RUNS changes the number of requests per endpoint (default 200); FUZZ_SEED the seed.
  */
@@ -13,52 +14,119 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
 import { createTestApp, headersFor, ORIGIN } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
+import { startSmtpServer } from "./support/smtp.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
 let database: DatabaseHandle;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let t: Awaited<ReturnType<typeof createTestApp>>;
 const as: Record<string, Record<string, string>> = {};
+interface Client {
+  c_id: number;
+  client_id: string;
+  email: string;
+}
+interface Delegation {
+  id: number;
+  email: string;
+  /** The invitation link's token, as mailed. */
+  token: string;
+}
 let existing: {
   wb: { id: number; workbook_name: string };
-  client: { c_id: number; client_id: string; email: string };
+  /** A workbook not assigned to `client`: it cannot share it. */
+  otherWb: { id: number; workbook_name: string };
+  /** Signed in as `as.owner`; in `household`. */
+  client: Client;
+  /** In `otherHousehold`, with a delegation of their own (`theirs`). */
+  other: Client;
+  /** In no household. */
+  free: Client;
   employee: { e_id: number; employee_id: string };
   author: { email: string; password: string };
+  /** `client`'s delegate invited with a new address: the account has no password yet. */
+  delegate: Delegation;
+  /** `client`'s delegate invited with the employee's address: the account already has a password. */
+  signsIn: Delegation;
+  /** `other`'s delegate. */
+  theirs: Delegation;
+  household: { id: number };
+  otherHousehold: { id: number };
 };
+
+async function addWorkbook(workbook_name: string) {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/admin/addworkbook",
+    headers: as.admin,
+    payload: { workbook_name, team_name: "Fuzz" },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { id: number; workbook_name: string };
+}
+
+async function addClient(clientId: string, email: string, password: string, workbookIds: number[]) {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/admin/addclient",
+    headers: as.admin,
+    payload: {
+      clientId,
+      firstName: "Fuzz",
+      lastName: "Client",
+      email,
+      password,
+      privilege: "View",
+      workbookIds,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data.client as Client;
+}
+
+/** A delegation made through the API (the client's own route, or the admin's), with its mailed token. */
+async function delegation(url: string, headers: Record<string, string>, body: Record<string, unknown>) {
+  const res = await t.app.inject({ method: "POST", url, headers, payload: body });
+  expect(res.statusCode, res.body).toBe(201);
+  const email = body.email as string;
+  const mail = await smtp.nextMailTo(email);
+  const link = new URL(mail.text.match(/https?:\/\/\S+\/invitation\?token=\S+/)![0]);
+  return { id: res.json().delegate.id as number, email, token: link.searchParams.get("token")! };
+}
+
+async function household(name: string, clientIds: number[], combinedView: boolean) {
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/admin/households",
+    headers: as.admin,
+    payload: { name, clientIds, combinedView },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return { id: res.json().household.id as number };
+}
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  t = await createTestApp(database, { AUTH_IP_LIMIT_PER_MINUTE: "1000000", SIGNIN_MAX_FAILURES: "1000000" });
+  smtp = await startSmtpServer();
+  t = await createTestApp(database, {
+    AUTH_IP_LIMIT_PER_MINUTE: "1000000",
+    SIGNIN_MAX_FAILURES: "1000000",
+    EMBED_RATE_LIMIT_PER_MINUTE: "1000000",
+    SMTP_URL: smtp.url,
+  });
   as.anonymous = { origin: ORIGIN };
   as.admin = await headersFor(t, "admin");
   as.client = await headersFor(t, "client");
   const author = await t.createUser("author");
   as.author = { cookie: await t.sessionCookie(author.email, author.password), origin: ORIGIN };
-  const wb = (
-    await t.app.inject({
-      method: "POST",
-      url: "/api/admin/addworkbook",
-      headers: as.admin,
-      payload: { workbook_name: "Fuzz-abcdefghijklmnopqrstuv", team_name: "Fuzz" },
-    })
-  ).json().data;
-  const client = (
-    await t.app.inject({
-      method: "POST",
-      url: "/api/admin/addclient",
-      headers: as.admin,
-      payload: {
-        clientId: "CL-FUZZ",
-        firstName: "Fuzz",
-        lastName: "Client",
-        email: "fuzz.client@example.com",
-        password: "amber-lantern-passphrase",
-        privilege: "View",
-        workbookIds: [wb.id],
-      },
-    })
-  ).json().data.client;
+  const wb = await addWorkbook("Fuzz-abcdefghijklmnopqrstuv");
+  const otherWb = await addWorkbook("Fuzz-Other-bcdefghijklmnopqrstuvw");
+  const client = await addClient("CL-FUZZ", "fuzz.client@example.com", "amber-lantern-passphrase", [wb.id]);
+  as.owner = { cookie: await t.sessionCookie(client.email, "amber-lantern-passphrase"), origin: ORIGIN };
+  const other = await addClient("CL-FUZZ-2", "fuzz.other@example.com", "tidal-granite-passphrase", [wb.id]);
+  const free = await addClient("CL-FUZZ-3", "fuzz.free@example.com", "quiet-harbour-passphrase", []);
   const employee = (
     await t.app.inject({
       method: "POST",
@@ -75,14 +143,55 @@ beforeAll(async () => {
       },
     })
   ).json().data.employee;
-  existing = { wb, client, employee, author };
+  as.employee = {
+    cookie: await t.sessionCookie("fuzz.employee@example.com", "copper-kettle-passphrase"),
+    origin: ORIGIN,
+  };
+  const delegate = await delegation("/api/me/delegates", as.owner, {
+    email: "fuzz.delegate@example.com",
+    name: "Fuzz Delegate",
+    workbookIds: [wb.id],
+  });
+  const signsIn = await delegation("/api/me/delegates", as.owner, {
+    email: "fuzz.employee@example.com",
+    name: "Fuzz Employee",
+  });
+  const theirs = await delegation(`/api/admin/clients/${other.c_id}/delegates`, as.admin, {
+    email: "fuzz.other.delegate@example.com",
+    name: "Other Delegate",
+  });
+  existing = {
+    wb,
+    otherWb,
+    client,
+    other,
+    free,
+    employee,
+    author,
+    delegate,
+    signsIn,
+    theirs,
+    household: await household("Fuzz Household", [client.c_id], false),
+    otherHousehold: await household("Other Household", [other.c_id], true),
+  };
+  const policy = await t.app.inject({
+    method: "PUT",
+    url: "/api/admin/settings/delegation",
+    headers: as.admin,
+    payload: { clientsMayInvite: true },
+  });
+  expect(policy.statusCode, policy.body).toBe(200);
 }, 60_000);
 afterAll(async () => {
   await t.app.close();
+  await smtp.close();
   await database.close();
 });
 
-/** Rows of every table a write endpoint could add to or remove from (the audit trail and rate limits aside). */
+/**
+ * Rows of every table a write endpoint could add to or remove from (the audit trail and rate limits aside), and
+ * what a change of a delegation, a household or the firm's policies would leave.
+ */
 async function rowCounts() {
   const result = (await database.db.execute(sql`select
     (select count(*)::int from users) as users,
@@ -98,10 +207,26 @@ async function rowCounts() {
     (select count(*)::int from provisioning_requests) as outbox,
     (select count(*)::int from invitations) as invitations,
     (select count(*)::int from invitations where accepted_at is not null or revoked_at is not null
-                                               or replaced_at is not null) as invitations_ended`)) as unknown as {
+                                               or replaced_at is not null) as invitations_ended,
+    (select count(*)::int from delegations) as delegations,
+    (select count(*)::int from delegation_workbooks) as delegation_workbooks,
+    (select count(*)::int from households) as households,
+    (select count(*)::int from household_members) as household_members,
+    (select count(*)::int from firm_policies) as firm_policies`)) as unknown as {
     rows: unknown[];
   };
-  return result.rows[0];
+  const circle = (await database.db.execute(sql`select
+    (select json_agg(json_build_array(id, c_id, user_id, all_workbooks, expires_at, accepted_at) order by id)
+       from delegations) as delegation_terms,
+    (select json_agg(json_build_array(delegation_id, workbook_id) order by delegation_id, workbook_id)
+       from delegation_workbooks) as shared,
+    (select json_agg(json_build_array(id, name, combined_view, updated_at) order by id)
+       from households) as household_states,
+    (select json_agg(json_build_array(household_id, c_id) order by household_id, c_id)
+       from household_members) as members,
+    (select json_agg(json_build_array(id, clients_may_invite, updated_at) order by id)
+       from firm_policies) as policies`)) as unknown as { rows: unknown[] };
+  return { ...(result.rows[0] as object), ...(circle.rows[0] as object) };
 }
 
 // ---- Values ----
@@ -337,9 +462,13 @@ const spelt = (url: string, spelling: boolean) =>
 
 interface Endpoint {
   name: string;
-  method: "POST" | "PUT" | "DELETE";
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
   url: (id?: string) => string;
-  who: "admin" | "client" | "author" | "anonymous";
+  /**
+   * `client`: a client's account without a client record; `owner`: `existing.client`, signed in; `employee`:
+   * `existing.employee`, whose delegation of `existing.client` is not accepted yet.
+   */
+  who: "admin" | "client" | "owner" | "employee" | "author" | "anonymous";
   requests: () => fc.Arbitrary<Fuzzed>;
 }
 
@@ -445,6 +574,121 @@ const idRoutes: [string, "POST" | "DELETE"][] = [
   ["revokesessionsemployee", "POST"],
 ];
 
+/** Ids of no client: malformed, or in range and naming nothing. */
+const unknownIds = () =>
+  fc.oneof(
+    badIdList,
+    fc.array(fc.integer({ min: 100_000, max: 2_147_483_647 }), { minLength: 1, maxLength: 3 }),
+  );
+
+const nextYear = new Date().getUTCFullYear() + 1;
+
+/** A delegate's workbooks: only the client's own may be shared. `nullable`: null shares all (a change). */
+const sharedWorkbooks = (nullable: boolean): Field => ({
+  name: "workbookIds",
+  get valid() {
+    return [existing.wb.id];
+  },
+  poison: () =>
+    fc.oneof(
+      unknownIds().filter((ids) => !(nullable && ids === null)),
+      fc.constantFrom<unknown>([], Array(501).fill(1)),
+      fc.constant(null).map(() => [existing.otherWb.id]),
+      fc.constant(null).map(() => [existing.wb.id, existing.otherWb.id]),
+    ),
+});
+
+/** The end of a delegate's access: a future date within ten years, or null. */
+const expiresAt: Field = {
+  name: "expiresAt",
+  valid: `${nextYear}-06-30`,
+  poison: (formSafe) =>
+    fc.oneof(
+      badText(formSafe),
+      fc.constantFrom<unknown>(
+        "",
+        "2020-01-01",
+        "2020-01-01T00:00:00Z",
+        `${nextYear}-02-30`,
+        `${nextYear}-13-01`,
+        `${nextYear + 11}-01-01`,
+        `${nextYear}-06-30T12:00:00`,
+        `${nextYear}-06-30T25:00:00Z`,
+        `+0${nextYear}-06-30`,
+        "9999-12-31T23:59:59Z",
+        "31/12/2030",
+        "tomorrow",
+        "null",
+        ...(formSafe ? [] : [0, Date.now() + 86_400_000, true, [], {}]),
+      ),
+    ),
+};
+
+/** An invitation of a delegate: taken addresses are the client's own (400) and a delegate's already (409). */
+const delegateInvite = (): Field[] => [
+  {
+    ...named("email", email("new.fuzz.delegate@example.com")),
+    poison: (formSafe) =>
+      fc.oneof(
+        email("x").poison(formSafe),
+        fc.constantFrom("new_fuzz@example.com", "FUZZ.DELEGATE@EXAMPLE.COM"),
+        fc.constant(null).map(() => existing.client.email),
+        fc.constant(null).map(() => existing.delegate.email),
+        fc.constant(null).map(() => existing.signsIn.email),
+      ),
+  },
+  named("name", text("New Delegate", 100)),
+  sharedWorkbooks(false),
+  expiresAt,
+];
+
+/** A household's body; `taken`: a client already in another household (409). */
+const householdFields = (valid: () => number, taken: () => number): Field[] => [
+  named("name", text("Fuzz Household", 100)),
+  {
+    name: "clientIds",
+    get valid() {
+      return [valid()];
+    },
+    required: true,
+    poison: () =>
+      fc.oneof(
+        unknownIds(),
+        fc.constantFrom<unknown>(
+          [],
+          Array.from({ length: 51 }, (_, i) => i + 1),
+          MISSING,
+        ),
+        fc.constant(null).map(() => [taken()]),
+        fc.constant(null).map(() => [valid(), taken()]),
+      ),
+  },
+  {
+    name: "combinedView",
+    valid: false,
+    required: true,
+    poison: () => fc.constantFrom<unknown>("true", "false", "on", 1, 0, null, [], {}, [true], MISSING),
+  },
+];
+
+/** `POST /api/invitations/accept` with a delegate's real link; `password`: the password field's poisons. */
+const acceptLink = (token: () => string, password: (formSafe: boolean) => fc.Arbitrary<unknown>): Field[] => [
+  {
+    name: "token",
+    get valid() {
+      return token();
+    },
+    required: true,
+    poison: (formSafe) =>
+      fc.oneof(
+        text("", 43).poison(formSafe),
+        fc.constantFrom("A".repeat(43), "short"),
+        fc.constant(null).map(() => `${token().slice(0, -1)}${token().endsWith("A") ? "B" : "A"}`),
+      ),
+  },
+  { name: "password", valid: "granite-willow-passphrase", poison: password },
+];
+
 const signUpFields = () => [
   named("name", text("Fuzz Person", 200)),
   named("email", email("fuzz.person@meridian-advisory.example")),
@@ -519,7 +763,9 @@ const endpoints: Endpoint[] = [
         id: fc.oneof(
           oddId.map((id) => `client/${id}`),
           oddId.map((id) => `employee/${id}`),
-          fc.constantFrom("manager", "Client", "CLIENT", "client%00", "", "..").map((kind) => `${kind}/1`),
+          fc
+            .constantFrom("manager", "Client", "CLIENT", "client%00", "", "..", "delegate")
+            .map((kind) => `${kind}/1`),
           ...(path.startsWith("invitations")
             ? [fc.constant(null).map(() => `client/${existing.client.c_id}`)]
             : []),
@@ -553,8 +799,43 @@ const endpoints: Endpoint[] = [
           poison: (formSafe) =>
             fc.oneof(text("", 43).poison(formSafe), fc.constantFrom("A".repeat(43), "short", "B".repeat(44))),
         },
-        named("password", text("granite-willow-passphrase", 128)),
+        named("password", text("granite-willow-passphrase", 128, false)),
       ]),
+  },
+  {
+    name: "POST /api/invitations/accept (a delegate's link, account without a password)",
+    method: "POST",
+    url: () => "/api/invitations/accept",
+    who: "anonymous",
+    requests: () =>
+      fuzzed(
+        acceptLink(
+          () => existing.delegate.token,
+          (formSafe) =>
+            fc.oneof(
+              text("granite-willow-passphrase", 128).poison(formSafe),
+              fc.constantFrom("short", "password123", "fuzz-delegate-2027"),
+            ),
+        ),
+      ),
+  },
+  {
+    // The account already signs in: accepting sets no password, so any password sent is refused.
+    name: "POST /api/invitations/accept (a delegate's link, account with a password)",
+    method: "POST",
+    url: () => "/api/invitations/accept",
+    who: "anonymous",
+    requests: () =>
+      fuzzed(
+        acceptLink(
+          () => existing.signsIn.token,
+          (formSafe) =>
+            fc.oneof(
+              text("granite-willow-passphrase", 128, false).poison(formSafe),
+              fc.constantFrom("", "granite-willow-passphrase", "copper-kettle-passphrase"),
+            ),
+        ),
+      ),
   },
   {
     name: "PUT /api/admin/editclient",
@@ -625,7 +906,44 @@ const endpoints: Endpoint[] = [
               fc.constantFrom("Unknown-abcdefghijklmnopqrstuv", "   "),
             ),
         },
+        embedClient(),
       ]),
+  },
+  {
+    // The client's own workbook and record are valid here: the poison is what makes the request fail.
+    name: "POST /api/sigma/provision-and-embed (a client with workbooks)",
+    method: "POST",
+    url: () => "/api/sigma/provision-and-embed",
+    who: "owner",
+    requests: () =>
+      fuzzed([
+        {
+          name: "workbookId",
+          get valid() {
+            return existing.wb.workbook_name;
+          },
+          required: true,
+          poison: (formSafe) =>
+            fc.oneof(
+              text("", 200).poison(formSafe),
+              fc.constantFrom("Unknown-abcdefghijklmnopqrstuv", "   "),
+              fc.constant(null).map(() => existing.otherWb.workbook_name),
+            ),
+        },
+        embedClient(),
+      ]),
+  },
+  {
+    // A delegation counts once accepted: until then the client's workbooks are not the delegate's to view.
+    name: "POST /api/sigma/provision-and-embed (a delegate whose invitation is not accepted)",
+    method: "POST",
+    url: () => "/api/sigma/provision-and-embed",
+    who: "employee",
+    requests: () =>
+      fuzzed([], { encodings: ["json"] }).map((r) => ({
+        ...r,
+        body: { workbookId: existing.wb.workbook_name, clientId: existing.client.c_id },
+      })),
   },
   {
     name: "POST /api/sigma/provision",
@@ -649,6 +967,7 @@ const endpoints: Endpoint[] = [
         },
       ]),
   },
+  ...circleEndpoints(),
   {
     name: "POST /api/auth/sign-up/email",
     method: "POST",
@@ -723,6 +1042,171 @@ const endpoints: Endpoint[] = [
       ]),
   },
 ];
+
+/** `clientId` of provision-and-embed: a client the caller may not view (another's, or none) is a 404. */
+function embedClient(): Field {
+  return {
+    name: "clientId",
+    get valid() {
+      return existing.client.c_id;
+    },
+    poison: () =>
+      fc.oneof(
+        badBodyId,
+        fc.integer({ min: 100_000, max: 2_147_483_647 }),
+        fc.constant(null).map(() => existing.other.c_id),
+        fc.constant(null).map(() => existing.free.c_id),
+      ),
+  };
+}
+
+/**
+ * A client's circle (delegates, households, the firm's delegation setting). Ids that exist are poisons where
+ * they are not the caller's: another client's delegation, or a client paired with a delegation of another.
+ */
+function circleEndpoints(): Endpoint[] {
+  const otherDelegation = () => String(existing.theirs.id);
+  const delegateId = fc.oneof(oddId, fc.constant(null).map(otherDelegation));
+  return [
+    {
+      name: "POST /api/me/delegates",
+      method: "POST",
+      url: () => "/api/me/delegates",
+      who: "owner",
+      requests: () => fuzzed(delegateInvite()),
+    },
+    {
+      name: "POST /api/me/delegates (without a client record)",
+      method: "POST",
+      url: () => "/api/me/delegates",
+      who: "client",
+      requests: () =>
+        fuzzed([], { encodings: ["json"] }).map((r) => ({
+          ...r,
+          body: { email: "new.fuzz.delegate@example.com", name: "New Delegate" },
+        })),
+    },
+    {
+      name: "PATCH /api/me/delegates/{id} (bad body)",
+      method: "PATCH",
+      url: () => `/api/me/delegates/${existing.delegate.id}`,
+      who: "owner",
+      requests: () => fuzzed([sharedWorkbooks(true), expiresAt]),
+    },
+    {
+      name: "PATCH /api/me/delegates/{odd or another client's id}",
+      method: "PATCH",
+      url: (id) => `/api/me/delegates/${id}`,
+      who: "owner",
+      requests: () =>
+        fuzzed([], { id: delegateId, encodings: ["json", "none"] }).map((r) => ({
+          ...r,
+          body: { workbookIds: null, expiresAt: null },
+        })),
+    },
+    {
+      name: "DELETE /api/me/delegates/{odd or another client's id}",
+      method: "DELETE",
+      url: (id) => `/api/me/delegates/${id}`,
+      who: "owner",
+      requests: () => fuzzed([], { id: delegateId }),
+    },
+    {
+      name: "POST /api/admin/clients/{c_id}/delegates (bad body)",
+      method: "POST",
+      url: () => `/api/admin/clients/${existing.client.c_id}/delegates`,
+      who: "admin",
+      requests: () => fuzzed(delegateInvite()),
+    },
+    {
+      name: "POST /api/admin/clients/{odd c_id}/delegates",
+      method: "POST",
+      url: (id) => `/api/admin/clients/${id}/delegates`,
+      who: "admin",
+      requests: () =>
+        fuzzed([], { id: oddId, encodings: ["json", "none"] }).map((r) => ({
+          ...r,
+          body: { email: "new.fuzz.delegate@example.com", name: "New Delegate" },
+        })),
+    },
+    {
+      name: "DELETE /api/admin/clients/{c_id}/delegates/{id} (odd ids, or a delegation of another client)",
+      method: "DELETE",
+      url: (id) => `/api/admin/clients/${id}`,
+      who: "admin",
+      requests: () =>
+        fuzzed([], {
+          id: fc.oneof(
+            oddId.map((id) => `${existing.client.c_id}/delegates/${id}`),
+            oddId.map((id) => `${id}/delegates/${existing.delegate.id}`),
+            fc.constant(null).map(() => `${existing.client.c_id}/delegates/${existing.theirs.id}`),
+            fc.constant(null).map(() => `${existing.other.c_id}/delegates/${existing.delegate.id}`),
+            fc.constant(null).map(() => `${existing.free.c_id}/delegates/${existing.signsIn.id}`),
+          ),
+        }),
+    },
+    {
+      name: "POST /api/admin/households",
+      method: "POST",
+      url: () => "/api/admin/households",
+      who: "admin",
+      requests: () =>
+        fuzzed(
+          householdFields(
+            () => existing.free.c_id,
+            () => existing.client.c_id,
+          ),
+        ),
+    },
+    {
+      name: "PUT /api/admin/households/{id} (bad body)",
+      method: "PUT",
+      url: () => `/api/admin/households/${existing.household.id}`,
+      who: "admin",
+      requests: () =>
+        fuzzed(
+          householdFields(
+            () => existing.client.c_id,
+            () => existing.other.c_id,
+          ),
+        ),
+    },
+    {
+      name: "PUT /api/admin/households/{odd id}",
+      method: "PUT",
+      url: (id) => `/api/admin/households/${id}`,
+      who: "admin",
+      requests: () =>
+        fuzzed([], { id: oddId, encodings: ["json", "none"] }).map((r) => ({
+          ...r,
+          body: { name: "Fuzz Household", clientIds: [existing.free.c_id], combinedView: false },
+        })),
+    },
+    {
+      name: "DELETE /api/admin/households/{odd id}",
+      method: "DELETE",
+      url: (id) => `/api/admin/households/${id}`,
+      who: "admin",
+      requests: () => fuzzed([], { id: oddId }),
+    },
+    {
+      name: "PUT /api/admin/settings/delegation",
+      method: "PUT",
+      url: () => "/api/admin/settings/delegation",
+      who: "admin",
+      requests: () =>
+        fuzzed([
+          {
+            name: "clientsMayInvite",
+            valid: false,
+            required: true,
+            poison: () =>
+              fc.constantFrom<unknown>("true", "false", "on", 1, 0, null, [], {}, [false], MISSING),
+          },
+        ]),
+    },
+  ];
+}
 
 describe.each(endpoints)("$name", (endpoint) => {
   it(`answers ${RUNS} malformed requests with readable 4xx and changes no row`, async () => {

@@ -28,7 +28,10 @@ export type CheckedRow =
 export interface Lookups {
   /** What the rows may name as assigned (`PersonKind.loadAssignable`): workbooks, or clients by Client ID. */
   assignable: Map<string, number | null>;
-  /** Existing accounts by email: whether it may be given a fresh start, and the person record it has. */
+  /**
+   * Existing accounts by email: whether the row may take it over (`createSignInAccount`: a deleted person's
+   * disabled account, or a delegate's), and the person record it has.
+   */
   accounts: Map<string, { reusable: boolean; businessId: string | null; kind: TPersonKind | null }>;
   /** Business ids already in use (of the imported kind) → the email they belong to. */
   businessIds: Map<string, string>;
@@ -69,12 +72,13 @@ export async function loadLookups(
   if (emails.length > 0) {
     const found = rowsOf<{
       email: string;
+      role: string | null;
       banned: boolean | null;
       client_id: string | null;
       employee_id: string | null;
     }>(
       await db.execute(sql`
-        select u.email, u.banned, c.client_id, e.employee_id
+        select u.email, u.role, u.banned, c.client_id, e.employee_id
           from users u
           left join clients c on c.user_id = u.id
           left join employees e on e.user_id = u.id
@@ -84,8 +88,9 @@ export async function loadLookups(
       const kindOf: TPersonKind | null =
         a.client_id !== null ? "client" : a.employee_id !== null ? "employee" : null;
       accounts.set(a.email, {
-        // As createSignInAccount: a deleted client's or employee's disabled account gets a fresh start.
-        reusable: Boolean(a.banned) && kindOf === null,
+        // As createSignInAccount: an account without a client or employee record is taken over when it was
+        // a deleted person's (disabled: a fresh start) or a delegate's (they keep their password).
+        reusable: kindOf === null && (Boolean(a.banned) || a.role === "delegate"),
         businessId: a.client_id ?? a.employee_id,
         kind: kindOf,
       });

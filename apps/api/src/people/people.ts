@@ -245,11 +245,11 @@ export interface NewPerson {
 
 /**
  * Creates a batch of people inside the caller's transaction exactly as Add Client / Add Employee create one:
- * a sign-in account with the Argon2id hash (an email that belonged to a deleted person gets the same fresh
- * start, `createSignInAccount`), the record, its assignments, the person's state queued for the BI service,
- * an invitation where there is no password, and a created audit row each with Add's `after`; only the
- * statements are shared by the batch (multi-row inserts). `reusable`: emails whose disabled account is
- * given a fresh start. Answers the invitations to mail.
+ * a sign-in account with the Argon2id hash (an email that belonged to a deleted person, or a delegate's, is
+ * taken over the same way, `createSignInAccount`), the record, its assignments, the person's state queued for
+ * the BI service, an invitation where there is no password, and a created audit row each with Add's `after`;
+ * only the statements are shared by the batch (multi-row inserts). `reusable`: emails whose account is taken
+ * over (a deleted person's disabled one, or a delegate's). Answers the invitations to mail.
  */
 export async function createPeople(
   tx: Transaction,
