@@ -876,3 +876,60 @@ describe("refusals leave an audit row", () => {
     });
   });
 });
+
+/**
+ * Whom a person may view (issue 23): the client parameter of the viewing routes opens a client only for
+ * themselves or an accepted delegate of theirs; anyone else finds nothing (404, never 403, so ids cannot be
+ * probed), and an anonymous caller is 401.
+ */
+describe("viewing another client's workbooks", () => {
+  const viewing = (f: Fixture) => [
+    { method: "GET" as const, url: "/api/me/clients" },
+    { method: "GET" as const, url: `/api/me/workbooks?client=${f.client.c_id}` },
+    {
+      method: "POST" as const,
+      url: "/api/sigma/provision-and-embed",
+      payload: { workbookId: f.wb.workbook_name, clientId: f.client.c_id },
+    },
+  ];
+
+  it("answers anonymous 401 on every viewing route", async () => {
+    const f = await fixture();
+    for (const request of viewing(f)) {
+      const res = await t.app.inject({ ...request, headers: as.anonymous! });
+      expect(res.statusCode, request.url).toBe(401);
+    }
+  });
+
+  it("finds nothing of the client for an admin, an employee, another client or another client's delegate", async () => {
+    const f = await fixture();
+    for (const [who, headers] of [
+      ["admin", as.admin!],
+      ["employee", as.employee!],
+      ["client", as.client!],
+      ["delegate", await headersFor(t, "delegate")],
+    ] as const) {
+      const [clients, workbooks, embed] = viewing(f);
+      const listed = await t.app.inject({ ...clients!, headers });
+      expect(listed.statusCode, who).toBe(200);
+      expect(
+        (listed.json() as { c_id: number | null }[]).map((c) => c.c_id),
+        who,
+      ).not.toContain(f.client.c_id);
+      expect((await t.app.inject({ ...workbooks!, headers })).statusCode, who).toBe(404);
+      expect((await t.app.inject({ ...embed!, headers })).statusCode, who).toBe(404);
+    }
+  });
+
+  it("opens the client's own workbooks to the client, with or without the parameter", async () => {
+    const f = await fixture();
+    const headers = {
+      cookie: await t.sessionCookie(f.client.email, "tidal-granite-passphrase"),
+      origin: ORIGIN,
+    };
+    for (const request of viewing(f)) {
+      const res = await t.app.inject({ ...request, headers });
+      expect(res.statusCode, request.url).toBe(200);
+    }
+  });
+});
