@@ -901,7 +901,7 @@ describe("viewing another client's workbooks", () => {
     }
   });
 
-  it("finds nothing of the client for an admin, an employee, another client or another client's delegate", async () => {
+  it("finds nothing of the client for an admin, an employee, another client or a delegate of no one", async () => {
     const f = await fixture();
     for (const [who, headers] of [
       ["admin", as.admin!],
