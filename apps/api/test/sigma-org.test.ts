@@ -5,6 +5,8 @@
  * sharing, minted URLs, sessions and View as client. No change may fail for good, no internal user may be
  * touched, and no email may end with two members.
  */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../src/db/client.ts";
@@ -445,6 +447,72 @@ describe("a Sigma org, as Sigma's published definitions describe it", () => {
       expect(sigma.duplicateEmails()).toEqual([]);
       expect(teamNamesOf("noor.conflict@example.com")).toEqual(["Income Clients"]);
       expect(sigma.grants().some((g) => g.teamId === sigma.teamByName("Income Clients")!.teamId)).toBe(true);
+    },
+  );
+
+  it(
+    "a client's delegate is provisioned like any viewer and opens the shared workbook as themselves (issue 23)",
+    { timeout: 60_000 },
+    async () => {
+      const owner = {
+        cookie: await t.sessionCookie("olivia.shared@example.com", "6-ledger-harbor-passphrase"),
+        origin: ORIGIN,
+      };
+      const invited = await t.app.inject({
+        method: "POST",
+        url: "/api/me/delegates",
+        headers: owner,
+        payload: { email: "casey.cpa@example.com", name: "Casey Moreno" },
+      });
+      expect(invited.statusCode, invited.body).toBe(201);
+      // The link as mailed (no SMTP here: the mail is written to DATA_DIR/outbox).
+      const outbox = path.join(t.config.dataDir, "outbox");
+      const mails = (await readdir(outbox)).sort();
+      const mail = (await readFile(path.join(outbox, mails.at(-1)!), "utf8"))
+        .replace(/=\r?\n/g, "")
+        .replace(/=3D/g, "=");
+      const token = mail.match(/invitation\?token=([A-Za-z0-9_-]{43})/)![1]!;
+      const accepted = await t.app.inject({
+        method: "POST",
+        url: "/api/invitations/accept",
+        headers: { origin: ORIGIN, "content-type": "application/json" },
+        payload: { token, password: "orchard-lantern-passphrase" },
+      });
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      const ownerBefore = structuredClone(sigma.memberByEmail("olivia.shared@example.com")!);
+      await deliverAll();
+      expect(await failedRows()).toEqual([]);
+      expect(sigma.duplicateEmails()).toEqual([]);
+      expect(sigma.memberByEmail("casey.cpa@example.com")).toMatchObject({
+        userKind: "embed",
+        firstName: "Casey",
+      });
+      expect(teamNamesOf("casey.cpa@example.com")).toEqual(teamNamesOf("olivia.shared@example.com"));
+
+      const cookie = await t.sessionCookie("casey.cpa@example.com", "orchard-lantern-passphrase");
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/sigma/provision-and-embed",
+        headers: { cookie, origin: ORIGIN },
+        payload: { workbookId: `Portfolio-Overview-${PORTFOLIO.workbookUrlId}`, clientId: people.olivia },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const url = res.json().embedUrl as string;
+      expect(claimsOf(url)).toMatchObject({
+        sub: "casey.cpa@example.com",
+        account_type: "View",
+        user_attributes: { client_id: "", client_ids: "CL-OLIVIA" },
+      });
+      expect((await fetch(url)).status).toBe(200);
+      expect(sigma.memberByEmail("casey.cpa@example.com")!.userAttributes).toEqual({
+        client_id: "",
+        client_ids: "CL-OLIVIA",
+      });
+      // The client's own Sigma user is untouched by her delegate's view.
+      const ownerAfter = sigma.memberByEmail("olivia.shared@example.com")!;
+      expect(ownerAfter.userAttributes).toEqual(ownerBefore.userAttributes);
+      expect(ownerAfter.memberType).toBe(ownerBefore.memberType);
+      expect(sigma.violations).toEqual([]);
     },
   );
 });
