@@ -7,7 +7,12 @@ import { AppRequestError } from "@/lib/errors";
 
 import { embedRequestBody, embedUrlQueryOptions, getEmbedUrl } from "../api/get-embed-url";
 import { getMyClients, myClientsQueryOptions } from "../api/get-my-clients";
-import { getMyWorkbooks, myWorkbooksPath, myWorkbooksQueryOptions } from "../api/get-my-workbooks";
+import {
+  DELEGATED_RECHECK_MS,
+  getMyWorkbooks,
+  myWorkbooksPath,
+  myWorkbooksQueryOptions,
+} from "../api/get-my-workbooks";
 import { prefetchViewedWorkbooks } from "../api/prefetch-workbooks";
 
 const workbook = { id: 1, workbook_name: "Portfolio-Overview-x1", team_name: "Portfolio" };
@@ -67,6 +72,12 @@ describe("GET /api/me/workbooks for the client being viewed", () => {
     expect(retry(0, new AppRequestError("Client not found.", { status: 404 }))).toBe(false);
     expect(retry(0, new AppRequestError("Server error.", { status: 500 }))).toBe(true);
     expect(retry(1, new AppRequestError("Server error.", { status: 500 }))).toBe(false);
+  });
+
+  it("checks a delegated view again every minute, one's own list not", () => {
+    expect(myWorkbooksQueryOptions(12).refetchInterval).toBe(DELEGATED_RECHECK_MS);
+    expect(DELEGATED_RECHECK_MS).toBe(60_000);
+    expect(myWorkbooksQueryOptions(null).refetchInterval).toBe(false);
   });
 });
 

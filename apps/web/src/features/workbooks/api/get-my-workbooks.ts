@@ -9,6 +9,9 @@ import { clientSearch, isNotFound } from "../utils/viewed-client";
 
 export const LOAD_MY_WORKBOOKS_FAILED = "Your workbooks could not be loaded.";
 
+/** How often a delegated view asks whether it is still shared. */
+export const DELEGATED_RECHECK_MS = 60_000;
+
 /** `/api/me/workbooks`, with `?client=` for a client the person views as a delegate (null: their own). */
 export function myWorkbooksPath(clientId: number | null): string {
   return `/api/me/workbooks${clientSearch(clientId)}`;
@@ -34,6 +37,9 @@ export const myWorkbooksQueryOptions = (clientId: number | null = null) =>
     queryFn: ({ signal }) => getMyWorkbooks(clientId, signal),
     // A client who is no longer shared stays so: asking again would only repeat the 404.
     retry: (failures, error) => !isNotFound(error) && failures < 1,
+    // Someone else's workbooks are checked again every minute, so a revoked or ended delegation closes an open
+    // frame within a minute rather than at the end of its embed session (decision 020).
+    refetchInterval: clientId === null ? false : DELEGATED_RECHECK_MS,
   });
 
 /**
