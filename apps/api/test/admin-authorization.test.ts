@@ -511,9 +511,15 @@ const expectations = [
   ["employee", 403],
 ] as const;
 
+/**
+ * Objects for the refusals, made once: a refused request acts on nothing, and one that wrongly went through
+ * fails its own status check (the 2xx cases below get fresh objects each).
+ */
+let refusalFixture: Promise<Fixture> | undefined;
+
 describe.each(routes)("$name", (route) => {
   it.each(expectations)("answers %s with %i and changes nothing", async (who, status) => {
-    const f = await fixture();
+    const f = await (refusalFixture ??= fixture());
     const request = route.request(f);
     const res = await t.app.inject({ ...request, headers: { ...as[who], ...request.headers } });
     expect(res.statusCode).toBe(status);
