@@ -39,13 +39,9 @@ interface DelegationRow {
  * The delegations of a person that count now (decision 020): accepted, not past `expires_at` by the
  * database's clock, of a client still there and not disabled. A delegation's workbooks are those it shares
  * (all, or the chosen ones) that are still assigned to the client, so a workbook the firm takes away from the
- * client is gone for the delegate too. `cId` narrows to one client.
+ * client is gone for the delegate too.
  */
-export async function activeDelegations(
-  db: Executor,
-  userId: string,
-  cId?: number,
-): Promise<ActiveDelegation[]> {
+export async function activeDelegations(db: Executor, userId: string): Promise<ActiveDelegation[]> {
   const found = rows<DelegationRow>(
     await db.execute(sql`
       select d.id, d.c_id, c.client_id, c.first_name, c.last_name, c.user_id as client_user_id,
@@ -64,7 +60,6 @@ export async function activeDelegations(
          and d.accepted_at is not null
          and (d.expires_at is null or d.expires_at > now())
          and not coalesce(u.banned, false)
-         ${cId === undefined ? sql`` : sql`and d.c_id = ${cId}`}
        order by c.last_name, c.first_name, c.c_id`),
   );
   return found.map((row) => ({

@@ -85,8 +85,13 @@ function build(
  * own. The BI member's teams also cover what the person views as someone's delegate (`delegated`). Anyone
  * else (admins, editors, authors, unknown users) has no client identity: null.
  */
-export async function embedIdentityForUser(db: Executor, userId: string): Promise<EmbedIdentity | null> {
-  const delegated = (await activeDelegations(db, userId)).flatMap((d) => d.workbooks);
+export async function embedIdentityForUser(
+  db: Executor,
+  userId: string,
+  /** The person's active delegations, when the caller has read them already. */
+  delegations?: ActiveDelegation[],
+): Promise<EmbedIdentity | null> {
+  const delegated = (delegations ?? (await activeDelegations(db, userId))).flatMap((d) => d.workbooks);
   const client = rows<PersonRow & { c_id: number }>(
     await db.execute(sql`
       select c.c_id, c.email, c.first_name, c.last_name, c.privilege, array[c.client_id] as client_ids, ${BI_KIND("c")},
@@ -155,9 +160,11 @@ async function delegateIdentity(
  * the delegation shares. Null when no delegation of that client counts now.
  */
 async function delegateViewOf(db: Executor, userId: string, cId: number): Promise<EmbedIdentity | null> {
-  const [delegation] = await activeDelegations(db, userId, cId);
+  // One read of the delegations: the viewed client's, and all of them for the member's teams.
+  const delegations = await activeDelegations(db, userId);
+  const delegation = delegations.find((d) => d.cId === cId);
   if (!delegation) return null;
-  const own = await embedIdentityForUser(db, userId);
+  const own = await embedIdentityForUser(db, userId, delegations);
   if (!own) return null;
   return {
     user: {
@@ -271,7 +278,8 @@ export interface ViewableClient {
 export async function viewableClients(db: Executor, principal: Principal): Promise<ViewableClient[]> {
   if (principal.role === "admin") return [];
   const found: ViewableClient[] = [];
-  const own = await embedIdentityForUser(db, principal.userId);
+  const delegations = await activeDelegations(db, principal.userId);
+  const own = await embedIdentityForUser(db, principal.userId, delegations);
   const record = rows<{ c_id: number }>(
     await db.execute(sql`select c_id from clients where user_id = ${principal.userId}`),
   )[0];
@@ -287,7 +295,7 @@ export async function viewableClients(db: Executor, principal: Principal): Promi
       workbooks: own.workbooks,
     });
   }
-  for (const delegation of await activeDelegations(db, principal.userId)) {
+  for (const delegation of delegations) {
     if (delegation.cId === record?.c_id) continue;
     found.push({
       cId: delegation.cId,
