@@ -110,15 +110,32 @@ test("edit a workbook: row click, 'Updating...', one second, back to the workboo
   });
   await page.getByLabel("Workbook Name").fill(renamed);
   await page.getByLabel("Team Name").fill("Cash Clients Monthly");
+  // The page notes when the success text appears and when the list replaces the form, so the one second
+  // is measured where it happens, not by how soon this runner's polling notices (it lags on a busy machine).
+  await page.evaluate(() => {
+    const times: Record<string, number> = {};
+    (window as unknown as { successTimes: Record<string, number> }).successTimes = times;
+    new MutationObserver(() => {
+      if (!times.shown && document.body.textContent?.includes("Workbook updated successfully.")) {
+        times.shown = performance.now();
+      }
+      if (times.shown && !times.left && location.pathname === "/admin/workbook-list")
+        times.left = performance.now();
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await page.getByRole("button", { name: "Update Workbook" }).click();
   await expect(page.getByRole("button", { name: "Updating..." })).toBeDisabled();
   release();
 
   // Success is shown on the form first, then (after the spec's one second) the list.
   await expect(page.getByRole("status").filter({ hasText: "Workbook updated successfully." })).toBeVisible();
-  const shownAt = Date.now();
   await expect(page).toHaveURL("/admin/workbook-list");
-  expect(Date.now() - shownAt).toBeGreaterThanOrEqual(800);
+  const [shown, left] = await page.evaluate(() => {
+    const times = (window as unknown as { successTimes: Record<string, number> }).successTimes;
+    return [times.shown ?? 0, times.left ?? 0];
+  });
+  expect(shown).toBeGreaterThan(0);
+  expect(left - shown).toBeGreaterThanOrEqual(950);
 
   await searchList(page, "Search workbooks", renamed);
   await expect(rowWith(page, renamed)).toContainText("Cash Clients Monthly");

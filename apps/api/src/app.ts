@@ -34,9 +34,11 @@ import { brandingRoutes } from "./branding/routes.ts";
 import { embedRoutes } from "./workbooks/embed-routes.ts";
 import { healthRoutes, type Lifecycle } from "./routes/health.ts";
 import { adminInvitationRoutes, invitationRoutes } from "./invitations/routes.ts";
+import { signInAlertRoutes } from "./signin/alert-routes.ts";
 import { createInvitationMailer, type InvitationMailer } from "./invitations/mail.ts";
 import { adminDelegateRoutes, myDelegateRoutes } from "./circle/delegate-routes.ts";
 import { delegationPolicyRoutes } from "./circle/policy-routes.ts";
+import { signInPolicyRoutes } from "./signin/policy-routes.ts";
 import { provisionRoutes } from "./accounts/provision-routes.ts";
 import { publicConfigRoutes } from "./routes/public-config.ts";
 import { sessionRoutes } from "./sessions/routes.ts";
@@ -170,7 +172,7 @@ export async function buildApp({
   await app.register(sessionActivity, { db });
   await app.register(healthRoutes, { database, expectedMigrations: countMigrations(), shared, lifecycle });
   await app.register(authRoutes, { auth, db, config });
-  await app.register(publicConfigRoutes, { config });
+  await app.register(publicConfigRoutes, { config, db });
   await app.register(brandingRoutes, { branding });
   await app.register(adminSettingsRoutes, { branding });
   await app.register(provisionRoutes, { db });
@@ -193,10 +195,12 @@ export async function buildApp({
   await app.register(peopleRoutes, { auth, db, embedder: sigmaEmbedder, invitations });
   await app.register(invitationRoutes, { auth, db, config, invitations, shared });
   await app.register(adminInvitationRoutes, { auth, db, config, invitations });
+  await app.register(signInAlertRoutes, { auth, db, config, shared });
   // A client's delegates (issue 23): the client's own routes, the admin's, and the firm's setting.
   await app.register(myDelegateRoutes, { db, invitations });
   await app.register(adminDelegateRoutes, { db, invitations });
   await app.register(delegationPolicyRoutes, { db });
+  await app.register(signInPolicyRoutes, { db, config });
   await app.register(sessionRoutes, { auth, db });
   await app.register(householdRoutes, { db });
   // Clients are mailed a week before a delegation ends: from the app's start until it closes.

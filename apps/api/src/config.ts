@@ -242,6 +242,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     else authSecret = loadOrCreateAuthSecret(dataDir);
   }
   if (isProduction && !env.PUBLIC_URL) problems.push("PUBLIC_URL is required in production");
+  // Passkeys (WebAuthn) are bound to PUBLIC_URL's origin, and browsers offer them only on https (or on this
+  // machine's own loopback address, a secure context too: a production build tried locally).
+  if (isProduction && env.PUBLIC_URL && !isSecureOrigin(env.PUBLIC_URL))
+    problems.push(
+      "PUBLIC_URL must be an https:// address in production (passkeys and secure cookies need it; only localhost may use http)",
+    );
   if (env.SIGMA_EMBED_URL_LIFETIME_SECONDS !== undefined)
     problems.push(
       "SIGMA_EMBED_URL_LIFETIME_SECONDS is no longer read: Sigma's exp is the embed session's length, set it with SIGMA_EMBED_SESSION_SECONDS (default 3600); every URL still works once",
@@ -351,4 +357,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ui: embedUi,
     },
   };
+}
+
+/** https, or http on the loopback address (browsers count both as secure contexts, where passkeys work). */
+function isSecureOrigin(url: string): boolean {
+  try {
+    const { protocol, hostname } = new URL(url);
+    return (
+      protocol === "https:" ||
+      (protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(hostname))
+    );
+  } catch {
+    return false;
+  }
 }

@@ -503,6 +503,21 @@ const routes: RouteCase[] = [
       payload: { clientsMayInvite: true },
     }),
   },
+  {
+    name: "GET /api/admin/settings/sign-in",
+    ok: 200,
+    request: () => ({ method: "GET", url: "/api/admin/settings/sign-in" }),
+  },
+  {
+    name: "PUT /api/admin/settings/sign-in",
+    ok: 200,
+    // The start-up default (MFA_REQUIRED_ROLES=admin), so the other cases' clients and employees stay ungated.
+    request: () => ({
+      method: "PUT",
+      url: "/api/admin/settings/sign-in",
+      payload: { mfaRequiredRoles: [], emailCodes: false },
+    }),
+  },
 ];
 
 const expectations = [
@@ -769,6 +784,12 @@ const malformed: {
     method: "PUT",
     url: "/api/admin/settings/delegation",
     payload: JSON.stringify({ clientsMayInvite: "yes" }),
+  },
+  {
+    name: "PUT /api/admin/settings/sign-in (admin listed)",
+    method: "PUT",
+    url: "/api/admin/settings/sign-in",
+    payload: JSON.stringify({ mfaRequiredRoles: ["admin"], emailCodes: false }),
   },
   ...[
     ["DELETE", "deleteclient"],

@@ -54,6 +54,16 @@ describe("configuration", () => {
     ).toEqual(["BETTER_AUTH_SECRET is required in production (at least 32 random characters)"]);
   });
 
+  it("refuses a plain-http PUBLIC_URL in production, where passkeys and secure cookies need https", () => {
+    const base = { NODE_ENV: "production", DATA_DIR: tmp(), BETTER_AUTH_SECRET: "s".repeat(40) };
+    expect(problems({ ...base, PUBLIC_URL: "http://portal.example" })).toEqual([
+      "PUBLIC_URL must be an https:// address in production (passkeys and secure cookies need it; only localhost may use http)",
+    ]);
+    expect(problems({ ...base, PUBLIC_URL: "https://portal.example" })).toEqual([]);
+    // The loopback address is a secure context too (a production build tried on the machine itself).
+    expect(problems({ ...base, PUBLIC_URL: "http://127.0.0.1:3000" })).toEqual([]);
+  });
+
   it("collects every problem into one readable list", () => {
     const list = problems({
       PORT: "eighty",

@@ -6,13 +6,21 @@
  * Auth's own answers: `error` or `message`), not one row added or removed anywhere, and no delegation, household
  * or firm policy changed.
  *
+ * Better Auth's own write endpoints are listed from its router (every POST endpoint with a body, less
+ * DISABLED_AUTH_PATHS), so one a plugin adds is fuzzed without being named here; each gets a fixed set of
+ * malformed bodies (issue 24, build point 6) as a signed-in person whose name, passkey and BI member must not
+ * change.
+ *
  * FUZZ_RUNS changes the number of requests per endpoint (default 200); FUZZ_SEED the seed.
  */
+import { isApiErrorCode } from "@portal/contracts";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DISABLED_AUTH_PATHS } from "../src/auth/auth.ts";
 import type { DatabaseHandle } from "../src/db/client.ts";
-import { createTestApp, headersFor, ORIGIN } from "./support/app.ts";
+import { passkeys } from "../src/db/schema.ts";
+import { cookieHeader, createTestApp, headersFor, ORIGIN } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
 import { startSmtpServer } from "./support/smtp.ts";
 
@@ -23,6 +31,8 @@ let database: DatabaseHandle;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let t: Awaited<ReturnType<typeof createTestApp>>;
 const as: Record<string, Record<string, string>> = {};
+/** `as.profile`: a delegate (their BI member is named by their account) with a passkey, for Better Auth's writes. */
+let profile: { userId: string; passkeyId: string };
 interface Client {
   c_id: number;
   client_id: string;
@@ -121,6 +131,19 @@ beforeAll(async () => {
   as.client = await headersFor(t, "client");
   const author = await t.createUser("author");
   as.author = { cookie: await t.sessionCookie(author.email, author.password), origin: ORIGIN };
+  const person = await t.createUser("delegate", { name: "Fuzz Profile" });
+  as.profile = { cookie: await t.sessionCookie(person.email, person.password), origin: ORIGIN };
+  profile = { userId: person.userId, passkeyId: crypto.randomUUID() };
+  await database.db.insert(passkeys).values({
+    id: profile.passkeyId,
+    name: "Fuzz Key",
+    publicKey: "AAAA",
+    userId: person.userId,
+    credentialID: "ZnV6ei1jcmVkZW50aWFs",
+    counter: 0,
+    deviceType: "singleDevice",
+    backedUp: false,
+  });
   const wb = await addWorkbook("Fuzz-abcdefghijklmnopqrstuv");
   const otherWb = await addWorkbook("Fuzz-Other-bcdefghijklmnopqrstuvw");
   const client = await addClient("CL-FUZZ", "fuzz.client@example.com", "amber-lantern-passphrase", [wb.id]);
@@ -189,15 +212,16 @@ afterAll(async () => {
 });
 
 /**
- * Rows of every table a write endpoint could add to or remove from (the audit trail and rate limits aside), and
- * what a change of a delegation, a household or the firm's policies would leave.
+ * Rows of every table a write endpoint could add to or remove from (the audit trail, rate limits and the
+ * passkey challenges the fuzz asks for aside), what a change of a delegation, a household or the firm's policies
+ * would leave, and every account's and passkey's state.
  */
 async function rowCounts() {
   const result = (await database.db.execute(sql`select
     (select count(*)::int from users) as users,
     (select count(*)::int from accounts) as accounts,
     (select count(*)::int from sessions) as sessions,
-    (select count(*)::int from verifications) as verifications,
+    (select count(*)::int from verifications where value not like '%"expectedChallenge"%') as verifications,
     (select count(*)::int from two_factor) as two_factor,
     (select count(*)::int from clients) as clients,
     (select count(*)::int from employees) as employees,
@@ -212,7 +236,10 @@ async function rowCounts() {
     (select count(*)::int from delegation_workbooks) as delegation_workbooks,
     (select count(*)::int from households) as households,
     (select count(*)::int from household_members) as household_members,
-    (select count(*)::int from firm_policies) as firm_policies`)) as unknown as {
+    (select count(*)::int from firm_policies) as firm_policies,
+    (select json_agg(json_build_array(id, name, credential_id, counter) order by id) from passkeys) as passkeys,
+    (select json_agg(json_build_array(id, name, email, role, two_factor_enabled, image, updated_at) order by id)
+       from users) as user_states`)) as unknown as {
     rows: unknown[];
   };
   const circle = (await database.db.execute(sql`select
@@ -1243,5 +1270,233 @@ describe.each(endpoints)("$name", (endpoint) => {
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
     expect(await rowCounts(), endpoint.name).toEqual(before);
+  }, 120_000);
+});
+
+// ---- Better Auth's own write endpoints ----
+
+/** A Better Auth endpoint as its router holds it: the path, methods and the zod schema of its body. */
+interface AuthEndpoint {
+  path?: string;
+  options?: { method?: string | string[]; body?: AuthBodySchema };
+}
+interface AuthBodySchema {
+  shape?: Record<string, unknown>;
+  unwrap?: () => AuthBodySchema;
+}
+
+/** The field names of a body schema (an optional body's too), or undefined for a free-form one. */
+function fieldsOf(schema: AuthBodySchema): string[] | undefined {
+  if (schema.shape) return Object.keys(schema.shape);
+  return schema.unwrap ? fieldsOf(schema.unwrap()) : undefined;
+}
+
+/** Every Better Auth endpoint the portal exposes that takes a POST body. */
+function authWriteEndpoints(): { path: string; fields: string[] }[] {
+  const found = new Map<string, string[]>();
+  for (const endpoint of Object.values(t.auth.api) as AuthEndpoint[]) {
+    const { path, options } = endpoint;
+    const methods = [options?.method ?? []].flat();
+    if (!path || !options?.body || !methods.includes("POST")) continue;
+    if ((DISABLED_AUTH_PATHS as readonly string[]).includes(path)) continue;
+    // A schema of named fields poisons each of them; a free-form one (update-user) the profile's fields.
+    found.set(path, fieldsOf(options.body) ?? ["name", "image"]);
+  }
+  return [...found].map(([path, fields]) => ({ path, fields }));
+}
+
+/** Values no field of an account write takes. */
+const AUTH_POISONS: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  42,
+  -1.5,
+  [],
+  ["Fuzz"],
+  {},
+  { a: 1 },
+  "",
+  "   ",
+  "a\u0000b",
+  "\u0007",
+  "Ann\r\nBcc: x",
+  "\u001b[2J",
+  "\uD800",
+  // Over every field's limit (the body limit has the huge-json encoding); not larger: Better Auth logs some values.
+  "x".repeat(5_000),
+  JSON.parse(`${'{"a":'.repeat(20)}1${"}".repeat(20)}`),
+];
+
+/**
+ * Bodies an endpoint must refuse although each field is well-formed: a field the contract does not take (the
+ * profile may not set a role, an email, two-step verification or a picture; a passkey's owner is the session's),
+ * and a passkey's answer in WebAuthn's shape that no authenticator made (for the profile's own credential too).
+ */
+const wellFormedButRefused = (): Record<string, Record<string, unknown>[]> => {
+  const extras = [{ role: "admin" }, { email: "fuzz.other@example.com" }, { twoFactorEnabled: false }];
+  const withExtras = (body: Record<string, unknown>) => [
+    ...extras.map((extra) => ({ ...body, ...extra })),
+    { ...body, image: "https://tracker.example/pixel.png" },
+    { ...body, userId: existing.client.email },
+    { ...body, "": 1 },
+  ];
+  const answer = (id: string, parts: Record<string, string>) => ({
+    id,
+    rawId: id,
+    type: "public-key",
+    response: parts,
+  });
+  const made = answer("AAAA", {
+    clientDataJSON: "AAAA",
+    attestationObject: "AAAA",
+    transports: ["usb"],
+  } as never);
+  return {
+    "/update-user": withExtras({ name: "Fuzz Renamed" }),
+    "/passkey/update-passkey": withExtras({ id: profile.passkeyId, name: "Fuzz Renamed" }),
+    "/passkey/delete-passkey": withExtras({ id: profile.passkeyId }),
+    "/passkey/verify-registration": [
+      { response: made },
+      { response: made, name: "Fuzz Key 2" },
+      ...withExtras({ response: made }),
+    ],
+    "/passkey/verify-authentication": ["AAAA", "ZnV6ei1jcmVkZW50aWFs"].map((id) => ({
+      response: answer(id, {
+        clientDataJSON: "AAAA",
+        authenticatorData: "AAAA",
+        signature: "AAAA",
+        userHandle: "AAAA",
+      }),
+    })),
+  };
+};
+
+/** Where a passkey ceremony's challenge comes from: its verification is fuzzed with and without one. */
+const CHALLENGES: Record<string, string> = {
+  "/passkey/verify-registration": "/api/auth/passkey/generate-register-options",
+  "/passkey/verify-authentication": "/api/auth/passkey/generate-authenticate-options",
+};
+
+/** The malformed requests of one Better Auth endpoint: every poison in every field, and in every encoding. */
+function authRequests(path: string, fields: string[]): Fuzzed[] {
+  const json = (body: unknown): Fuzzed => ({ body, encoding: "json", spelling: false });
+  const every = (value: unknown) => Object.fromEntries(fields.map((field) => [field, value]));
+  const bodies: Fuzzed[] = [null, true, 7, "text", [], [every("Fuzz")]].map(json);
+  for (const value of AUTH_POISONS) {
+    bodies.push(json(every(value)));
+    if (fields.length > 1) for (const field of fields) bodies.push(json({ [field]: value }));
+  }
+  for (const body of wellFormedButRefused()[path] ?? []) bodies.push(json(body));
+  for (const encoding of [
+    "form",
+    "multipart",
+    "text",
+    "broken-json",
+    "deep-json",
+    "huge-json",
+    "none",
+  ] as const) {
+    bodies.push({ body: every("   "), encoding, spelling: encoding === "form" });
+  }
+  return bodies;
+}
+
+/**
+ * Where an answer leads: a form-posted OAuth callback is handed to its GET twin (a redirect with the fields in
+ * the query), which refuses by redirecting to Better Auth's error page.
+ */
+async function settled(res: Awaited<ReturnType<typeof t.app.inject>>) {
+  for (let hops = 0; hops < 2 && res.statusCode === 302; hops += 1) {
+    const location = new URL(String(res.headers.location), ORIGIN);
+    if (location.origin !== ORIGIN || location.pathname === "/api/auth/error") break;
+    res = await t.app.inject({
+      method: "GET",
+      url: `${location.pathname}${location.search}`,
+      headers: as.profile,
+    });
+  }
+  return res;
+}
+
+/** A refusal: the portal's error body with a 4xx, or a redirect to Better Auth's error page for a known reason. */
+function refused(res: Awaited<ReturnType<typeof t.app.inject>>): boolean {
+  if (res.statusCode === 302) {
+    const location = new URL(String(res.headers.location), ORIGIN);
+    const error = location.searchParams.get("error");
+    return location.pathname === "/api/auth/error" && !!error && error !== "internal_server_error";
+  }
+  let answer: Record<string, unknown> = {};
+  try {
+    answer = (JSON.parse(res.body) as Record<string, unknown> | null) ?? {};
+  } catch {
+    return false;
+  }
+  return (
+    res.statusCode >= 400 &&
+    res.statusCode < 500 &&
+    typeof answer.error === "string" &&
+    /\w/.test(answer.error) &&
+    isApiErrorCode(answer.code) &&
+    typeof answer.requestId === "string"
+  );
+}
+
+describe("Better Auth's write endpoints (listed from its router)", () => {
+  it("answers every malformed body with the portal's 4xx error body and changes nothing", async () => {
+    const listed = authWriteEndpoints();
+    // The listing itself is checked: the contract endpoints of issue 24 are among those fuzzed.
+    expect(listed.map((e) => e.path)).toEqual(
+      expect.arrayContaining([
+        "/update-user",
+        "/passkey/update-passkey",
+        "/passkey/verify-registration",
+        "/passkey/delete-passkey",
+        "/passkey/verify-authentication",
+        "/sign-up/email",
+        "/change-password",
+      ]),
+    );
+    const before = await rowCounts();
+    const problems: string[] = [];
+    let n = 0;
+    for (const { path, fields } of listed) {
+      // A path parameter (`/callback/:id`): a provider the portal has not configured.
+      const url = `/api/auth${path.replace(/:[^/]+/g, "fuzz")}`;
+      const challenge = CHALLENGES[path];
+      const requests = authRequests(path, fields);
+      for (const [request, withChallenge] of [
+        ...requests.map((r) => [r, false] as const),
+        ...(challenge ? requests.map((r) => [r, true] as const) : []),
+      ]) {
+        n += 1;
+        const { payload, contentType } = encode(request);
+        let cookie = as.profile!.cookie!;
+        if (withChallenge) {
+          const offered = await t.app.inject({ method: "GET", url: challenge!, headers: as.profile });
+          expect(offered.statusCode, offered.body).toBe(200);
+          cookie = `${cookie}; ${cookieHeader(offered)}`;
+        }
+        const res = await settled(
+          await t.app.inject({
+            method: "POST",
+            url: spelt(url, request.spelling),
+            headers: { ...as.profile, cookie, ...(contentType ? { "content-type": contentType } : {}) },
+            remoteAddress: `11.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+            ...(payload === undefined ? {} : { payload }),
+          }),
+        );
+        if (!refused(res)) {
+          const sent = (payload ?? "").slice(0, 120);
+          const location = res.headers.location ? ` → ${String(res.headers.location)}` : "";
+          problems.push(
+            `${path} ${request.encoding} ${sent} → ${res.statusCode}${location} ${res.body.slice(0, 200)}`,
+          );
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(await rowCounts()).toEqual(before);
   }, 120_000);
 });

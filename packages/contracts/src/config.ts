@@ -13,7 +13,12 @@ export const ZPublicConfigSchema = z.object({
   socialProviders: z.array(z.object({ id: ZSocialProviderIdSchema, name: z.string() })),
   passwordMinLength: z.int(),
   passwordMaxLength: z.int(),
-  /** Roles that must set up two-step verification before using the portal (MFA_REQUIRED_ROLES). */
+  /**
+   * Roles that must set up two-step verification before using the portal: the firm's policy (/admin/settings),
+   * or MFA_REQUIRED_ROLES until an admin saves it.
+   */
   mfaRequiredRoles: z.array(z.string()),
+  /** Whether a six-digit code by email may be the second step (the firm's policy, issue 24). */
+  emailCodes: z.boolean(),
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfigSchema>;

@@ -54,6 +54,12 @@ const PORTAL_ERROR_CODES = [
   "TOO_MANY_FAILED_ATTEMPTS",
   "MFA_REQUIRED_FOR_ROLE",
   "TOTP_CODE_USED",
+  // Passkeys (auth/hooks/passkeys.ts, issue 24)
+  "PASSKEY_SIGN_IN_REQUIRED",
+  "LAST_SECOND_STEP",
+  "PASSKEY_NOT_VERIFIED",
+  // "This wasn't me" from a new-device alert (signin/alert-routes.ts, issue 24): used, expired or unknown
+  "NOT_ME_LINK_INVALID",
   // An address the router cannot read (`/%zz`), or a path part over its length
   "BAD_URL",
   "URL_PART_TOO_LONG",
@@ -91,6 +97,21 @@ export const HTTP_STATUS_ERROR_CODES = {
  * adds one fails until it is listed here; a code not listed is sent as its status's name (routes/auth.ts).
  */
 const BETTER_AUTH_ERROR_CODES = [
+  // The passkey plugin (@better-auth/passkey)
+  "CHALLENGE_NOT_FOUND",
+  "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY",
+  "FAILED_TO_VERIFY_REGISTRATION",
+  "PASSKEY_NOT_FOUND",
+  "AUTHENTICATION_FAILED",
+  "UNABLE_TO_CREATE_SESSION",
+  "FAILED_TO_UPDATE_PASSKEY",
+  "PREVIOUSLY_REGISTERED",
+  "REGISTRATION_CANCELLED",
+  "AUTH_CANCELLED",
+  "UNKNOWN_ERROR",
+  "SESSION_REQUIRED",
+  "RESOLVE_USER_REQUIRED",
+  "RESOLVED_USER_INVALID",
   "OTP_NOT_ENABLED",
   "OTP_HAS_EXPIRED",
   "TOTP_NOT_ENABLED",

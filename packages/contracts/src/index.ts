@@ -32,3 +32,6 @@ export * from "./branding-settings.ts";
 export * from "./invitations.ts";
 export * from "./invitation-page.ts";
 export * from "./circle.ts";
+export * from "./sign-in.ts";
+export * from "./account-writes.ts";
+export * from "./sign-in-alerts.ts";

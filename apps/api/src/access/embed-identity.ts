@@ -1,8 +1,7 @@
-import type { TPrivilege } from "@portal/contracts";
+import type { TPrivilege, TRole } from "@portal/contracts";
 import { sql } from "drizzle-orm";
 import { rows } from "../db/rows.ts";
 import type { Executor } from "../db/client.ts";
-import type { Principal } from "../plugins/authenticate.ts";
 import type { EmbedUser } from "../sigma/embedder.ts";
 import {
   activeDelegations,
@@ -11,6 +10,17 @@ import {
   type ActiveDelegation,
   type IdentityWorkbook,
 } from "./circle-identity.ts";
+
+/**
+ * Who asks to view: the signed-in principal's fields these rules read (structural, so the access rules do not
+ * import the authentication plugin and, through it, Better Auth's set-up, whose hooks queue BI members).
+ */
+interface Viewer {
+  userId: string;
+  email: string;
+  name: string;
+  role: TRole | null;
+}
 
 export interface EmbedIdentity {
   user: EmbedUser;
@@ -224,7 +234,7 @@ export async function embedIdentitiesForUsers(
  */
 export async function viewingIdentity(
   db: Executor,
-  principal: Principal,
+  principal: Viewer,
   cId?: number,
 ): Promise<EmbedIdentity | null> {
   if (cId !== undefined) {
@@ -275,7 +285,7 @@ export interface ViewableClient {
  * Whom the person may view: themselves first (a client's own record, or an employee's clients together),
  * then every client whose delegation of them counts now, by name. Admins view no one through this list.
  */
-export async function viewableClients(db: Executor, principal: Principal): Promise<ViewableClient[]> {
+export async function viewableClients(db: Executor, principal: Viewer): Promise<ViewableClient[]> {
   if (principal.role === "admin") return [];
   const found: ViewableClient[] = [];
   const delegations = await activeDelegations(db, principal.userId);

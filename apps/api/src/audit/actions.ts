@@ -17,6 +17,19 @@ export const AUDIT_ACTIONS = [
   "auth.mfa.backup_codes_regenerated",
   "auth.mfa.reset",
   "auth.password_changed",
+  /** A passkey added on /profile or while setting up two-step verification (issue 24). */
+  "auth.passkey.added",
+  "auth.passkey.renamed",
+  /** A passkey removed (denied: it was the last second step of someone who must have one). */
+  "auth.passkey.removed",
+  /** A six-digit code sent by email as the second step (issue 24). */
+  "auth.mfa.code_sent",
+  /** A sign-in from a browser the account had not used: the person was mailed (issue 24). */
+  "auth.new_device",
+  /** "This wasn't me" from a new-device alert: every session ended, a password reset started. */
+  "auth.not_me",
+  /** The person's name changed through Better Auth's update-user (the profile). */
+  "user.name_changed",
   /** A request to /api/auth refused before its endpoint ran (lock, gate, policy, per-IP limit). */
   "auth.request_refused",
   "user.created",

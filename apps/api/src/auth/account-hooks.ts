@@ -9,7 +9,9 @@ import { auditSourceFromHeaders, recordAudit } from "../audit/audit.ts";
 import { users } from "../db/schema.ts";
 import { existingAccountMail, passwordResetMail, verifyEmailMail } from "../mail/templates.ts";
 import type { AuthDependencies } from "./auth-dependencies.ts";
+import { profileNameWrite } from "./hooks/account-writes.ts";
 import { signUpDomainError } from "./hooks/policy.ts";
+import { signInMethodOf } from "./sign-in-method.ts";
 import { DEFAULT_SELF_SIGN_UP_ROLE, isSelfSignUpPath, isSelfSignUpRole } from "./sign-up-rules.ts";
 
 type Deps = AuthDependencies & Required<Pick<AuthDependencies, "mailFirm">>;
@@ -111,9 +113,13 @@ export function accountHooks({ config, db }: Deps): BetterAuthOptions["databaseH
           });
         },
       },
+      // The profile's name (/update-user): written with its audit row and BI update in one transaction.
+      update: { before: profileNameWrite(db) },
     },
     session: {
       create: {
+        // How the person signed in, from the endpoint that makes the session (auth/sign-in-method.ts).
+        before: async (session, ctx) => ({ data: { ...session, signInMethod: signInMethodOf(ctx?.path) } }),
         after: async (session, ctx) => {
           // Sessions made by the two-factor endpoints (the second step, or a new session after
           // enrolment) are audited in hooks/audit.ts, where their outcome is known.
@@ -130,7 +136,7 @@ export function accountHooks({ config, db }: Deps): BetterAuthOptions["databaseH
             outcome: "success",
             actorUserId: session.userId,
             actorEmail: user?.email ?? null,
-            details: { method: ctx?.path ?? "internal" },
+            details: { method: ctx?.path ?? "internal", signInMethod: signInMethodOf(ctx?.path) },
             ip: session.ipAddress ?? null,
             userAgent: session.userAgent ?? null,
             requestId: ctx?.headers?.get("x-request-id") ?? null,

@@ -1,3 +1,4 @@
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { admin, genericOAuth, jwt, twoFactor } from "better-auth/plugins";
@@ -9,6 +10,10 @@ import { portalAuthPlugin } from "./hooks/index.ts";
 import { lockConcern } from "./hooks/lock.ts";
 import { policyConcern } from "./hooks/policy.ts";
 import { twoStepConcern } from "./hooks/two-step.ts";
+import { passkeyConcern, passkeyOptions } from "./hooks/passkeys.ts";
+import { accountWritesConcern } from "./hooks/account-writes.ts";
+import { newDeviceConcern } from "../signin/new-device.ts";
+import { effectiveSignInPolicy } from "../signin/policy.ts";
 import { TOTP_ISSUER, TOTP_PERIOD_SECONDS } from "./totp.ts";
 import type { AuthDependencies } from "./auth-dependencies.ts";
 import { accountHooks, emailFlows } from "./account-hooks.ts";
@@ -73,6 +78,7 @@ export const AUTH_TABLES = {
   jwks: schema.jwks,
   rateLimit: schema.rateLimits,
   twoFactor: schema.twoFactors,
+  passkey: schema.passkeys,
 };
 
 export function createAuth(dependencies: AuthDependencies) {
@@ -104,6 +110,8 @@ export function createAuth(dependencies: AuthDependencies) {
       disableSessionRefresh: true,
       // No cookie cache: a revoked session stops working on its very next request.
       cookieCache: { enabled: false },
+      // How the person signed in (password, code, passkey...): set by the create hook, never by a request.
+      additionalFields: { signInMethod: { type: "string", required: false, input: false } },
     },
     rateLimit: {
       enabled: true,
@@ -119,6 +127,8 @@ export function createAuth(dependencies: AuthDependencies) {
         // The plugin's own default is 3 per 10 s per address and path; per account, 5 wrong codes end a
         // sign-in attempt and 10 in a row lock the second step for MFA_LOCKOUT_SECONDS.
         "/two-factor/*": { window: 60, max: config.authIpLimitPerMinute },
+        // Passkey sign-in attempts count like passwords (issue 24).
+        "/passkey/*": { window: 60, max: config.authIpLimitPerMinute },
       },
     },
     advanced: {
@@ -142,6 +152,7 @@ export function createAuth(dependencies: AuthDependencies) {
         accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: MFA_LOCKOUT_SECONDS },
         backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
       }),
+      passkey(passkeyOptions(config, db)),
       admin({ defaultRole: DEFAULT_SELF_SIGN_UP_ROLE, adminRoles: ["admin"], roles }),
       jwt({
         // API callers ask GET /api/auth/token; signing a JWT on every session check would cost each request.
@@ -181,8 +192,12 @@ export function createAuth(dependencies: AuthDependencies) {
         db,
         concerns: [
           lockConcern({ db, ...limits }),
-          twoStepConcern({ db, mfaRequiredRoles: config.mfaRequiredRoles }),
+          twoStepConcern({ db, policy: () => effectiveSignInPolicy(db, config) }),
+          // After the gate (someone who must enrol first is told so), before the passkey rules (which act).
+          accountWritesConcern({ db }),
+          passkeyConcern({ db, policy: () => effectiveSignInPolicy(db, config) }),
           policyConcern(config),
+          newDeviceConcern(deps),
         ],
       }),
     ],

@@ -53,6 +53,12 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     impersonatedBy: text("impersonated_by"),
+    /**
+     * How the person signed in (issue 24): `password` (the password alone), `code` (the password, then a
+     * code: authenticator app, email or backup code), `passkey`, `password_passkey` (the password, then the
+     * passkey just added during enrolment), `social`. Set by the session's create hook (auth/sign-in-method.ts).
+     */
+    signInMethod: text("sign_in_method"),
     ...timestamps,
   },
   (t) => [index("sessions_user_id_idx").on(t.userId)],
@@ -126,6 +132,52 @@ export const twoFactors = pgTable(
       .default(sql`'{}'::bigint[]`),
   },
   (t) => [uniqueIndex("two_factor_user_id_idx").on(t.userId)],
+);
+
+/**
+ * Better Auth's passkey plugin (issue 24): one WebAuthn credential per row. `name` is the person's own label;
+ * `lastUsedAt` is the portal's, set after each sign-in with the passkey.
+ */
+export const passkeys = pgTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialID: text("credential_id").notNull(),
+    counter: integer("counter").notNull(),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull(),
+    transports: text("transports"),
+    aaguid: text("aaguid"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("passkeys_user_id_idx").on(t.userId),
+    uniqueIndex("passkeys_credential_id_idx").on(t.credentialID),
+  ],
+);
+
+/**
+ * The browsers a person has signed in from (issue 24): a signed long-lived cookie names `deviceId`; a sign-in
+ * from a browser not listed here mails the person a new-device alert.
+ */
+export const knownDevices = pgTable(
+  "known_devices",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceId: text("device_id").notNull(),
+    userAgent: text("user_agent"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceId] })],
 );
 
 /** Better Auth's per-IP request limiter keeps its counters here so they survive restarts. */
@@ -445,6 +497,8 @@ export const schema = {
   rateLimits,
   limiterCounters,
   twoFactors,
+  passkeys,
+  knownDevices,
   auditLog,
   auditChainHead,
   provisioningRequests,
@@ -599,6 +653,13 @@ export const firmPolicies = pgTable("firm_policies", {
   id: integer("id").primaryKey(),
   /** "Clients may invite people to view their workbooks" (on by default). */
   clientsMayInvite: boolean("clients_may_invite").notNull().default(true),
+  /**
+   * "Require two-step verification for" (issue 24): the roles besides admin (always) that must have a second
+   * step. Null until an admin first saves it: then MFA_REQUIRED_ROLES, the start-up default, applies.
+   */
+  mfaRequiredRoles: text("mfa_required_roles").array(),
+  /** "Allow a six-digit code by email as the second step" (issue 24; off by default). */
+  emailCodes: boolean("email_codes").notNull().default(false),
   updatedBy: text("updated_by"),
   ...timestamps,
 });

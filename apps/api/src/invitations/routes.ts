@@ -24,6 +24,7 @@ import { AppError } from "../lib/errors.ts";
 import type { SharedStore } from "../lib/redis.ts";
 import { requireRole } from "../plugins/authenticate.ts";
 import { adminErrorResponses } from "../lib/error-responses.ts";
+import { effectiveSignInPolicy } from "../signin/policy.ts";
 
 export interface InvitationRoutesOptions {
   auth: Auth;
@@ -84,7 +85,15 @@ export const invitationRoutes: FastifyPluginAsyncZod<InvitationRoutesOptions> = 
       },
     },
     async (request, reply) =>
-      reply.headers(noStore).send(await lookupInvitation(db, request.body.token, config.mfaRequiredRoles)),
+      reply
+        .headers(noStore)
+        .send(
+          await lookupInvitation(
+            db,
+            request.body.token,
+            (await effectiveSignInPolicy(db, config)).requiredRoles,
+          ),
+        ),
   );
 
   app.post(
@@ -101,7 +110,7 @@ export const invitationRoutes: FastifyPluginAsyncZod<InvitationRoutesOptions> = 
       const { email, twoStepRequired, passwordSet, invitedBy } = await acceptInvitation(
         db,
         request.body,
-        config.mfaRequiredRoles,
+        (await effectiveSignInPolicy(db, config)).requiredRoles,
         { ip: request.ip, userAgent: request.headers["user-agent"] ?? null, requestId: request.id },
       );
       // A delegate who already signs in keeps their password and signs in with it (issue 23).

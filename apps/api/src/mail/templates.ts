@@ -259,3 +259,62 @@ The link works once, until ${escapeHtml(until)}.</p>
     ),
   };
 }
+
+/** "Friday, 27 November 2026 at 14:05 UTC (2026-11-27T14:05:09Z)": one time, the same for every reader. */
+export const utcTime = (date: Date) =>
+  `${new Intl.DateTimeFormat("en-GB", {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone: "UTC",
+  }).format(date)} UTC (${date.toISOString().replace(/\.\d{3}Z$/, "Z")})`;
+
+/**
+ * To a person whose account was signed in to from a browser it had not used (issue 24): when, which browser and
+ * system, from which address, and "This wasn't me" (a page that signs the account out everywhere and starts a
+ * password reset when its button is pressed; the link itself changes nothing, so mail scanners may open it).
+ */
+export function newDeviceMail({
+  name,
+  signedInAt,
+  device,
+  ip,
+  url,
+  firm = DEFAULT_BRANDING,
+}: {
+  name: string;
+  signedInAt: Date;
+  /** "Chrome 131 on Windows 10". */
+  device: string;
+  ip: string | null;
+  /** The "This wasn't me" page, with the link's token. */
+  url: string;
+  firm?: MailFirm;
+}) {
+  const { greeting, portal } = opening(name, firm);
+  const what = `Your ${portal} account was just signed in to from a browser it had not been used with before.`;
+  const facts = [
+    `Time: ${utcTime(signedInAt)}`,
+    `Browser and system: ${device}`,
+    `IP address: ${ip ?? "unknown"}`,
+  ];
+  const ifYou = "If this was you, there is nothing to do.";
+  const ifNot =
+    "If it was not you, open this link: we will sign your account out everywhere and email you a link to choose a new password. The link works once, for 7 days.";
+  return {
+    subject: `New sign-in to your ${firm.firmName} portal account`,
+    text: [greeting, "", what, "", ...facts, "", ifYou, ifNot, "", url, ...signature(firm)].join("\n"),
+    html: frame(
+      firm,
+      `<p>${escapeHtml(greeting)}</p>
+<p>${escapeHtml(what)}</p>
+<ul>${facts.map((fact) => `<li>${escapeHtml(fact)}</li>`).join("")}</ul>
+<p>${escapeHtml(ifYou)}<br>${escapeHtml(ifNot)}</p>`,
+      { url, label: "This wasn't me" },
+    ),
+  };
+}

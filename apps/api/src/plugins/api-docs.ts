@@ -3,7 +3,7 @@ import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
 import type { Auth } from "../auth/auth.ts";
-import { mustEnrol } from "../auth/enrolment.ts";
+import { secondStepMissing } from "../auth/enrolment.ts";
 import type { AppConfig } from "../config.ts";
 import { forbidden, unauthenticated } from "../lib/errors.ts";
 import { toWebHeaders } from "../lib/web-request.ts";
@@ -32,8 +32,7 @@ export async function apiDocs(app: FastifyInstance, { auth, config }: { auth: Au
           onRequest: async (request: FastifyRequest) => {
             const signedIn = await auth.api.getSession({ headers: toWebHeaders(request) });
             if (!signedIn) throw unauthenticated();
-            const person = { role: signedIn.user.role, twoFactorEnabled: signedIn.user.twoFactorEnabled };
-            if (person.role !== "admin" || mustEnrol(person, config)) throw forbidden();
+            if (signedIn.user.role !== "admin" || secondStepMissing(signedIn)) throw forbidden();
           },
         },
       }),

@@ -1,4 +1,10 @@
-import { MFA_ENROLLMENT_REQUIRED, MFA_ENROLLMENT_REQUIRED_MESSAGE, type TRole } from "@portal/contracts";
+import {
+  MFA_ENROLLMENT_REQUIRED,
+  MFA_ENROLLMENT_REQUIRED_MESSAGE,
+  type TRole,
+  type TSecondStep,
+  type TSecondStepStatus,
+} from "@portal/contracts";
 import { and, eq, gt } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -6,7 +12,13 @@ import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet 
 import type { AccessCache } from "../access/access-cache.ts";
 import type { Auth } from "../auth/auth.ts";
 import type { AppConfig } from "../config.ts";
-import { mustEnrol } from "../auth/enrolment.ts";
+import {
+  PASSKEY_SIGN_IN_REQUIRED,
+  PASSKEY_SIGN_IN_REQUIRED_MESSAGE,
+  secondStepOf,
+} from "../auth/enrolment.ts";
+import { hasPasskey } from "../auth/hooks/context.ts";
+import { effectiveSignInPolicy } from "../signin/policy.ts";
 import type { Database } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
 import { isUnder, pathOf } from "../lib/canonical-url.ts";
@@ -20,8 +32,8 @@ export interface Principal {
   role: TRole | null;
   sessionId: string;
   via: "cookie" | "bearer";
-  /** Cached with the principal: the MFA enrolment rule below needs it (decision 006). */
-  twoFactorEnabled: boolean;
+  /** Cached with the principal: where the person stands with the two-step policy (decision 006, issue 24). */
+  secondStep: TSecondStepStatus;
   /** When the portal session ends (ms): no embed session outlives it. */
   sessionExpiresAt: number;
 }
@@ -103,6 +115,7 @@ export const authenticate = fp<AuthenticateOptions>(
           banned: users.banned,
           sessionId: sessions.id,
           sessionExpiresAt: sessions.expiresAt,
+          signInMethod: sessions.signInMethod,
         })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
@@ -114,9 +127,17 @@ export const authenticate = fp<AuthenticateOptions>(
           ),
         );
       if (!row || row.banned) return null;
-      const { banned: _banned, sessionExpiresAt, ...principal } = row;
+      const { banned: _banned, sessionExpiresAt, twoFactorEnabled, signInMethod, ...principal } = row;
+      const { requiredRoles } = await effectiveSignInPolicy(db, config);
+      const facts = {
+        role: row.role,
+        twoFactorEnabled,
+        signInMethod,
+        hasPasskey: await hasPasskey(db, row.userId),
+      };
       return {
         ...principal,
+        secondStep: secondStepOf(facts, requiredRoles).status,
         role: row.role as TRole | null,
         via: "bearer",
         sessionExpiresAt: sessionExpiresAt.getTime(),
@@ -135,7 +156,8 @@ export const authenticate = fp<AuthenticateOptions>(
         role: (result.user.role ?? null) as TRole | null,
         sessionId: result.session.id,
         via: "cookie",
-        twoFactorEnabled: result.user.twoFactorEnabled === true,
+        // Better Auth's get-session answer carries the portal's `secondStep` (auth/hooks/two-step.ts).
+        secondStep: (result as { secondStep?: TSecondStep }).secondStep?.status ?? "required",
         sessionExpiresAt: new Date(result.session.expiresAt).getTime(),
       };
     }
@@ -172,8 +194,13 @@ export const authenticate = fp<AuthenticateOptions>(
       if (!request.principal && !request.routeOptions.config.public) throw unauthenticated();
       // Deny by default until a person whose role requires two-step verification has set it up. What
       // enrolment needs is under /api/auth (session, sign-out, /two-factor/*: see routes/auth.ts) or public.
-      if (request.principal && !request.routeOptions.config.public && mustEnrol(request.principal, config)) {
-        throw new AppError(403, MFA_ENROLLMENT_REQUIRED_MESSAGE, MFA_ENROLLMENT_REQUIRED);
+      if (request.principal && !request.routeOptions.config.public) {
+        if (request.principal.secondStep === "required") {
+          throw new AppError(403, MFA_ENROLLMENT_REQUIRED_MESSAGE, MFA_ENROLLMENT_REQUIRED);
+        }
+        if (request.principal.secondStep === "passkey_sign_in") {
+          throw new AppError(403, PASSKEY_SIGN_IN_REQUIRED_MESSAGE, PASSKEY_SIGN_IN_REQUIRED);
+        }
       }
     });
   },

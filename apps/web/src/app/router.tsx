@@ -47,6 +47,14 @@ const routes: RouteObject[] = [
           import("@/features/legal/components/privacy-policy").then((m) => ({ Component: m.PrivacyPolicy })),
       },
       {
+        // "This wasn't me" from a new-device email (issue 24): public, acts only when its button is pressed.
+        path: "not-me",
+        lazy: () =>
+          import("@/features/sign-in-alerts/components/not-me-page").then((m) => ({
+            Component: m.NotMePage,
+          })),
+      },
+      {
         path: "/",
         loader: guard("user"),
         lazy: () => import("./routes/app/layout"),

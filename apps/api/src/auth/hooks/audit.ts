@@ -1,5 +1,6 @@
 import { recordAudit, type AuditEvent, type AuditOutcome } from "../../audit/audit.ts";
 import type { Database } from "../../db/client.ts";
+import { passkeyOwner } from "./passkeys.ts";
 import {
   emailOf,
   onPath,
@@ -101,6 +102,21 @@ export function auditConcern(db: Database): Concern {
             actorUserId: signedIn.userId,
             actorEmail: signedIn.email,
             ...(method ? { details: { method, ...details } } : details ? { details } : {}),
+          });
+        },
+      },
+      {
+        // A failed passkey sign-in, against the account whose passkey it presented (if any); a successful one
+        // is recorded when its session is created (account-hooks.ts), with the sign-in method.
+        paths: onPath("/passkey/verify-authentication"),
+        run: async (ctx) => {
+          if (outcomeOf(ctx).ok) return;
+          const owner = await passkeyOwner(db, ctx);
+          await record(ctx, {
+            action: "auth.sign_in",
+            actorUserId: owner?.userId ?? null,
+            actorEmail: owner?.email ?? null,
+            details: { method: ctx.path, signInMethod: "passkey", ...outcome(ctx).details },
           });
         },
       },

@@ -1,4 +1,8 @@
 import type { createAuthMiddleware } from "better-auth/api";
+import { eq } from "drizzle-orm";
+import type { Executor } from "../../db/client.ts";
+import { passkeys, users } from "../../db/schema.ts";
+import type { SecondStepFacts } from "../enrolment.ts";
 import { APIError, getSessionFromCtx } from "better-auth/api";
 import { auditSourceFromHeaders, type AuditSource } from "../../audit/audit.ts";
 import type { ApiErrorCode } from "@portal/contracts";
@@ -30,6 +34,8 @@ export interface AuthPerson {
   email: string;
   role: string | null;
   twoFactorEnabled: boolean;
+  /** How the session was reached (sessions.sign_in_method); null for a pending second step. */
+  signInMethod: string | null;
 }
 
 /** What the hooks of one request learn before the endpoint runs and need again after it. */
@@ -81,6 +87,7 @@ export async function signedInPerson(ctx: HookContext): Promise<AuthPerson | nul
         email: session.user.email,
         role: (session.user as { role?: string | null }).role ?? null,
         twoFactorEnabled: (session.user as { twoFactorEnabled?: boolean | null }).twoFactorEnabled === true,
+        signInMethod: (session.session as { signInMethod?: string | null }).signInMethod ?? null,
       }
     : null;
   return state.signedIn;
@@ -105,6 +112,7 @@ export async function pendingPerson(ctx: HookContext): Promise<AuthPerson | null
         email: user.email,
         role: (user as { role?: string | null }).role ?? null,
         twoFactorEnabled: true,
+        signInMethod: null,
       };
     }
   }
@@ -150,4 +158,23 @@ export function authError(
   headers?: Record<string, string>,
 ): APIError {
   return new APIError(status, { code, message }, headers);
+}
+
+/** Whether the person has at least one passkey. */
+export async function hasPasskey(db: Executor, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: passkeys.id })
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId))
+    .limit(1);
+  return !!row;
+}
+
+/** A person's second steps as the two-step policy weighs them (without a session's sign-in method). */
+export async function secondStepFacts(db: Executor, userId: string): Promise<SecondStepFacts | null> {
+  const [user] = await db
+    .select({ role: users.role, twoFactorEnabled: users.twoFactorEnabled })
+    .from(users)
+    .where(eq(users.id, userId));
+  return user ? { ...user, hasPasskey: await hasPasskey(db, userId) } : null;
 }

@@ -2,6 +2,7 @@ import type { ApiErrorCode } from "@portal/contracts";
 import { recordAudit } from "../../audit/audit.ts";
 import type { Database } from "../../db/client.ts";
 import type { AccountLimits } from "../account-limits.ts";
+import { passkeyOwner } from "./passkeys.ts";
 import {
   alreadyAudited,
   authError,
@@ -18,6 +19,7 @@ import {
 export const TOO_MANY_FAILED_ATTEMPTS = "TOO_MANY_FAILED_ATTEMPTS" satisfies ApiErrorCode;
 
 const SIGN_IN = "/sign-in/email";
+const PASSKEY_SIGN_IN = "/passkey/verify-authentication";
 const SECOND_STEPS = ["/two-factor/verify-totp", "/two-factor/verify-backup-code"];
 
 export interface LockDeps {
@@ -46,7 +48,7 @@ export function lockConcern({ db, passwords, codes }: LockDeps): Concern {
     who: { email: string; userId?: string },
   ) {
     await recordAudit(db, {
-      action: ctx.path === SIGN_IN ? "auth.sign_in" : "auth.mfa.verify",
+      action: ctx.path === SIGN_IN || ctx.path === PASSKEY_SIGN_IN ? "auth.sign_in" : "auth.mfa.verify",
       outcome: "rate_limited",
       actorUserId: who.userId ?? null,
       actorEmail: who.email,
@@ -57,7 +59,7 @@ export function lockConcern({ db, passwords, codes }: LockDeps): Concern {
       authError(
         "TOO_MANY_REQUESTS",
         TOO_MANY_FAILED_ATTEMPTS,
-        ctx.path === SIGN_IN
+        ctx.path === SIGN_IN || ctx.path === PASSKEY_SIGN_IN
           ? `Too many failed sign-in attempts for this account. Try again in ${retryAfterSeconds} seconds, or reset your password.`
           : `Too many wrong codes for this account. Try again in ${retryAfterSeconds} seconds.`,
         { "Retry-After": String(retryAfterSeconds) },
@@ -77,6 +79,19 @@ export function lockConcern({ db, passwords, codes }: LockDeps): Concern {
         },
       },
       {
+        // A passkey attempt counts against the account whose passkey it presents, as a password guess does
+        // (an unknown passkey names no account: the per-address limit still applies).
+        paths: onPath(PASSKEY_SIGN_IN),
+        run: async (ctx) => {
+          const owner = await passkeyOwner(db, ctx);
+          if (!owner) return;
+          const email = owner.email.toLowerCase();
+          const decision = await passwords.take(email);
+          if (!decision.allowed)
+            await refuse(ctx, decision.retryAfterSeconds, { email, userId: owner.userId });
+        },
+      },
+      {
         paths: onPath(...SECOND_STEPS),
         run: async (ctx) => {
           const who = await secondStepKey(ctx);
@@ -89,6 +104,13 @@ export function lockConcern({ db, passwords, codes }: LockDeps): Concern {
       },
     ],
     after: [
+      {
+        paths: onPath(PASSKEY_SIGN_IN),
+        run: async (ctx) => {
+          const made = ctx.context.newSession;
+          if (made && outcomeOf(ctx).ok) await passwords.clear(made.user.email.toLowerCase());
+        },
+      },
       {
         // The right password (also when the second step follows) clears the account's password count.
         paths: onPath(SIGN_IN),

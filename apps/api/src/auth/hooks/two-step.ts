@@ -2,16 +2,23 @@ import {
   MFA_ENROLLMENT_REQUIRED,
   MFA_ENROLLMENT_REQUIRED_MESSAGE,
   requiresTwoFactor,
-  type TRole,
 } from "@portal/contracts";
 import { recordAudit } from "../../audit/audit.ts";
 import type { Database } from "../../db/client.ts";
-import { mustEnrol } from "../enrolment.ts";
+import type { EffectiveSignInPolicy } from "../../signin/policy.ts";
+import {
+  mustEnrol,
+  needsPasskeySignIn,
+  secondStepOf,
+  PASSKEY_SIGN_IN_REQUIRED,
+  PASSKEY_SIGN_IN_REQUIRED_MESSAGE,
+} from "../enrolment.ts";
 import { claimTotpCode, TOTP_CODE_USED, TOTP_CODE_USED_MESSAGE } from "../totp.ts";
 import {
   alreadyAudited,
   authError,
   bodyOf,
+  hasPasskey,
   onPath,
   outcomeOf,
   pendingPerson,
@@ -22,14 +29,12 @@ import {
 } from "./context.ts";
 
 /**
- * Better Auth paths someone who must still set up two-step verification may use (decision 006): the session,
- * sign-out, the two-factor endpoints themselves, and what works without a session. Everything else that
- * carries such a person's session answers 403 MFA_ENROLLMENT_REQUIRED (a JWT from /token, profile changes...).
+ * Better Auth paths open to every signed-in person whatever their second step: the session, sign-out, and what
+ * works without a session (signing in again, with a password or a passkey, included).
  */
-const MFA_ENROLMENT_AUTH_PATHS = [
+const ALWAYS_OPEN_AUTH_PATHS = [
   "/get-session",
   "/sign-out",
-  "/two-factor/",
   "/sign-in/",
   "/sign-up/",
   "/request-password-reset",
@@ -40,25 +45,51 @@ const MFA_ENROLMENT_AUTH_PATHS = [
   "/jwks",
   "/ok",
   "/error",
+  "/passkey/generate-authenticate-options",
+  "/passkey/verify-authentication",
 ];
+
+/**
+ * What someone who must still set up two-step verification may use besides (decision 006, issue 24): the
+ * two-factor endpoints and adding a passkey. Everything else that carries such a person's session answers 403
+ * MFA_ENROLLMENT_REQUIRED (a JWT from /token, profile changes...).
+ */
+const ENROLMENT_AUTH_PATHS = [
+  "/two-factor/",
+  "/passkey/generate-register-options",
+  "/passkey/verify-registration",
+  "/passkey/list-user-passkeys",
+];
+
+const startsWithAny = (path: string, prefixes: readonly string[]) => prefixes.some((p) => path.startsWith(p));
 
 export interface TwoStepDeps {
   db: Database;
-  mfaRequiredRoles: TRole[];
+  /** The firm's two-step policy as it applies now (signin/policy.ts). */
+  policy: () => Promise<EffectiveSignInPolicy>;
 }
 
 /**
  * The two-step verification gate (decision 006): enrolment first for the roles that require it, no
  * turning it off for them, no trusted devices, and each TOTP code once (ASVS 5.0 6.5.1).
  */
-export function twoStepConcern({ db, mfaRequiredRoles }: TwoStepDeps): Concern {
+export function twoStepConcern({ db, policy }: TwoStepDeps): Concern {
   return {
     before: [
       {
-        paths: (path) => !MFA_ENROLMENT_AUTH_PATHS.some((p) => path.startsWith(p)),
+        paths: (path) => !startsWithAny(path, ALWAYS_OPEN_AUTH_PATHS),
         run: async (ctx) => {
           const person = await signedInPerson(ctx);
-          if (person && mustEnrol(person, { mfaRequiredRoles })) {
+          if (!person || person.twoFactorEnabled) return;
+          const { requiredRoles } = await policy();
+          if (!requiresTwoFactor(person.role, requiredRoles)) return;
+          const facts = { ...person, hasPasskey: await hasPasskey(db, person.userId) };
+          // A password-only session of someone whose second step is a passkey changes nothing, enrolment
+          // included (else the password alone could add a second step of its own).
+          if (needsPasskeySignIn(facts, requiredRoles)) {
+            throw authError("FORBIDDEN", PASSKEY_SIGN_IN_REQUIRED, PASSKEY_SIGN_IN_REQUIRED_MESSAGE);
+          }
+          if (!startsWithAny(ctx.path, ENROLMENT_AUTH_PATHS) && mustEnrol(facts, requiredRoles)) {
             throw authError("FORBIDDEN", MFA_ENROLLMENT_REQUIRED, MFA_ENROLLMENT_REQUIRED_MESSAGE);
           }
         },
@@ -67,7 +98,11 @@ export function twoStepConcern({ db, mfaRequiredRoles }: TwoStepDeps): Concern {
         paths: onPath("/two-factor/disable"),
         run: async (ctx) => {
           const person = await signedInPerson(ctx);
-          if (!person || !requiresTwoFactor(person.role, mfaRequiredRoles)) return;
+          if (!person) return;
+          const { requiredRoles } = await policy();
+          if (!requiresTwoFactor(person.role, requiredRoles)) return;
+          // A passkey is a second step too: with one, the authenticator app may go.
+          if (await hasPasskey(db, person.userId)) return;
           await recordAudit(db, {
             action: "auth.mfa.disabled",
             outcome: "denied",
@@ -119,6 +154,25 @@ export function twoStepConcern({ db, mfaRequiredRoles }: TwoStepDeps): Concern {
       },
     ],
     after: [
+      {
+        // The web app learns from the session where the person stands (contracts sign-in.ts `TSecondStep`).
+        paths: onPath("/get-session"),
+        run: async (ctx) => {
+          const { ok, body } = outcomeOf(ctx);
+          const user = body.user as
+            { id?: string; role?: string | null; twoFactorEnabled?: boolean } | undefined;
+          const session = body.session as { signInMethod?: string | null } | undefined;
+          if (!ok || !user?.id || !session) return;
+          const { requiredRoles } = await policy();
+          const facts = {
+            role: user.role,
+            twoFactorEnabled: user.twoFactorEnabled,
+            signInMethod: session.signInMethod,
+            hasPasskey: await hasPasskey(db, user.id),
+          };
+          return ctx.json({ ...body, secondStep: secondStepOf(facts, requiredRoles) });
+        },
+      },
       {
         // A code Better Auth refused for another reason (an expired sign-in step, say) is given back.
         paths: onPath("/two-factor/verify-totp"),

@@ -7,6 +7,7 @@ import { LOAD_SETTINGS_FAILED, useSettings } from "../api/get-settings";
 import { BrandingForm } from "./branding-form";
 import { DelegationCard } from "./delegation-card";
 import { LogoCard } from "./logo-card";
+import { SignInPolicyCard } from "./sign-in-policy-card";
 
 /**
  * /admin/settings (issue 13 point 4, DEVIATIONS D54): the firm's name, primary colour, support email and logo,
@@ -32,7 +33,8 @@ export function SettingsPage() {
           <LogoCard current={settings.data} />
         </div>
       )}
-      <div className="mt-6">
+      <div className="mt-6 space-y-6">
+        <SignInPolicyCard />
         <DelegationCard />
       </div>
     </section>
