@@ -252,3 +252,44 @@ describe("beside the delegation setting (one row)", () => {
     ).toEqual([{ id: 1, clients_may_invite: true, mfa_required_roles: ["client"], email_codes: false }]);
   });
 });
+
+describe("the policy as the gate applies it", () => {
+  it("holds a client with no second step back from workbook data once clients are required, and lets them in when it is off", async () => {
+    const client = await t.createUser("client");
+    const cookie = await t.sessionCookie(client.email, client.password);
+    const workbooks = () =>
+      t.app.inject({ method: "GET", url: "/api/me/workbooks", headers: { cookie, origin: ORIGIN } });
+    const standing = async () =>
+      (
+        await t.app.inject({
+          method: "GET",
+          url: "/api/auth/get-session",
+          headers: { cookie, origin: ORIGIN },
+        })
+      ).json() as { secondStep: { status: string; requiredForRole: boolean } };
+
+    expect((await putPolicy({ mfaRequiredRoles: [], emailCodes: false })).statusCode).toBe(200);
+    expect((await workbooks()).statusCode).toBe(200);
+    expect((await putPolicy({ mfaRequiredRoles: ["client"], emailCodes: false })).statusCode).toBe(200);
+    // The save cleared every cached principal: the very next request is held back, with the reason.
+    const held = await workbooks();
+    expect(held.statusCode).toBe(403);
+    expect(held.json()).toMatchObject({ code: "MFA_ENROLLMENT_REQUIRED" });
+    expect(await standing()).toMatchObject({ secondStep: { status: "required", requiredForRole: true } });
+    // Better Auth's own paths other than enrolment are held back too (a token for the API, say).
+    const token = await t.app.inject({
+      method: "GET",
+      url: "/api/auth/token",
+      headers: { cookie, origin: ORIGIN },
+    });
+    expect(token.statusCode).toBe(403);
+    // What enrolment needs stays open.
+    expect(
+      (await t.post("/api/auth/two-factor/enable", cookie, { password: client.password })).statusCode,
+    ).toBe(200);
+
+    expect((await putPolicy({ mfaRequiredRoles: [], emailCodes: false })).statusCode).toBe(200);
+    expect((await workbooks()).statusCode).toBe(200);
+    expect(await standing()).toMatchObject({ secondStep: { status: "optional", requiredForRole: false } });
+  });
+});

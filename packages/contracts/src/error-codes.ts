@@ -58,6 +58,9 @@ const PORTAL_ERROR_CODES = [
   "PASSKEY_SIGN_IN_REQUIRED",
   "LAST_SECOND_STEP",
   "PASSKEY_NOT_VERIFIED",
+  // Codes by email (auth/hooks/email-codes.ts, issue 24)
+  "EMAIL_CODES_OFF",
+  "EMAIL_CODE_NOT_NEEDED",
   // "This wasn't me" from a new-device alert (signin/alert-routes.ts, issue 24): used, expired or unknown
   "NOT_ME_LINK_INVALID",
   // An address the router cannot read (`/%zz`), or a path part over its length

@@ -11,6 +11,8 @@ import { lockConcern } from "./hooks/lock.ts";
 import { policyConcern } from "./hooks/policy.ts";
 import { twoStepConcern } from "./hooks/two-step.ts";
 import { passkeyConcern, passkeyOptions } from "./hooks/passkeys.ts";
+import { emailCodeConcern } from "./hooks/email-codes.ts";
+import { signInCodeMail } from "../mail/templates.ts";
 import { accountWritesConcern } from "./hooks/account-writes.ts";
 import { newDeviceConcern } from "../signin/new-device.ts";
 import { effectiveSignInPolicy } from "../signin/policy.ts";
@@ -49,9 +51,6 @@ export const DISABLED_AUTH_PATHS = [
   "/revoke-session",
   "/revoke-sessions",
   "/revoke-other-sessions",
-  // Two-step verification is TOTP with backup codes only; no codes by email (decision 006).
-  "/two-factor/send-otp",
-  "/two-factor/verify-otp",
 ];
 
 /** What an enrolled person must wait out after 10 wrong codes in a row (Better Auth's account lock-out). */
@@ -151,6 +150,19 @@ export function createAuth(dependencies: AuthDependencies) {
         twoFactorCookieMaxAge: 5 * 60,
         accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: MFA_LOCKOUT_SECONDS },
         backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
+        // Codes by email where the firm allows them (hooks/email-codes.ts): six digits, ten minutes, single use.
+        otpOptions: {
+          digits: 6,
+          period: 10,
+          allowedAttempts: 5,
+          storeOTP: "hashed",
+          sendOTP: async ({ user, otp }) => {
+            await deps.mailer.send({
+              to: user.email,
+              ...signInCodeMail({ name: user.name, code: otp, firm: await deps.mailFirm() }),
+            });
+          },
+        },
       }),
       passkey(passkeyOptions(config, db)),
       admin({ defaultRole: DEFAULT_SELF_SIGN_UP_ROLE, adminRoles: ["admin"], roles }),
@@ -191,6 +203,7 @@ export function createAuth(dependencies: AuthDependencies) {
       portalAuthPlugin({
         db,
         concerns: [
+          emailCodeConcern({ db, policy: () => effectiveSignInPolicy(db, config), codes: limits.codes }),
           lockConcern({ db, ...limits }),
           twoStepConcern({ db, policy: () => effectiveSignInPolicy(db, config) }),
           // After the gate (someone who must enrol first is told so), before the passkey rules (which act).

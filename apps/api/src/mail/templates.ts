@@ -16,14 +16,14 @@ function escapeHtml(value: string): string {
  * colour (white text on it reaches WCAG AA, checked when it was saved). Inline styles: mail clients drop
  * style sheets. The colour is checked again here, so a value that is not `#rrggbb` never reaches a style.
  */
-function frame(firm: MailFirm, body: string, action: { url: string; label: string }): string {
+function frame(firm: MailFirm, body: string, action?: { url: string; label: string }): string {
   const colour = HEX_COLOUR.test(firm.primaryColour) ? firm.primaryColour : DEFAULT_BRANDING.primaryColour;
   const support = escapeHtml(firm.supportEmail);
   return `<div style="font-family:Arial,Helvetica,sans-serif;color:#1f2933;max-width:560px">
 <div style="background:${colour};color:#ffffff;padding:16px 20px;font-size:18px;font-weight:bold">${escapeHtml(firm.firmName)}</div>
 <div style="padding:8px 20px">
 ${body}
-<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:${colour};color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>
+${action ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:${colour};color:#ffffff;padding:10px 16px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>` : ""}
 <p style="font-size:12px;color:#52606d">Questions? Write to <a href="mailto:${support}" style="color:${colour}">${support}</a>.</p>
 </div>
 </div>`;
@@ -315,6 +315,39 @@ export function newDeviceMail({
 <ul>${facts.map((fact) => `<li>${escapeHtml(fact)}</li>`).join("")}</ul>
 <p>${escapeHtml(ifYou)}<br>${escapeHtml(ifNot)}</p>`,
       { url, label: "This wasn't me" },
+    ),
+  };
+}
+
+/**
+ * A six-digit sign-in code by email (issue 24): the second step for someone without an authenticator app, where
+ * the firm allows it. No link: the code is typed where the sign-in asked for it.
+ */
+export function signInCodeMail({
+  name,
+  code,
+  firm = DEFAULT_BRANDING,
+}: {
+  name: string;
+  code: string;
+  firm?: MailFirm;
+}) {
+  const { greeting, portal } = opening(name, firm);
+  const lines = [
+    `Your code for signing in to the ${portal} is ${code}.`,
+    "It works once, within ten minutes. Nobody from the firm will ever ask you for it.",
+    "If you are not signing in right now, someone knows your password: choose a new one with Reset Password on the sign-in page.",
+  ];
+  return {
+    subject: `${code} is your ${firm.firmName} sign-in code`,
+    text: [greeting, "", ...lines, ...signature(firm)].join("\n"),
+    html: frame(
+      firm,
+      `<p>${escapeHtml(greeting)}</p>
+<p>Your code for signing in to the ${escapeHtml(portal)} is</p>
+<p style="font-size:28px;font-weight:bold;letter-spacing:6px">${escapeHtml(code)}</p>
+<p>${escapeHtml(lines[1]!)}</p>
+<p>${escapeHtml(lines[2]!)}</p>`,
     ),
   };
 }

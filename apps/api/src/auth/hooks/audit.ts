@@ -16,6 +16,7 @@ import {
 const SECOND_STEP_METHODS: Record<string, string> = {
   "/two-factor/verify-totp": "totp",
   "/two-factor/verify-backup-code": "backup_code",
+  "/two-factor/verify-otp": "email_code",
 };
 
 function outcome(ctx: HookContext): { outcome: AuditOutcome; details?: Record<string, unknown> } {
@@ -32,7 +33,9 @@ function twoFactorAction(path: string, person: AuthPerson): AuditEvent["action"]
   if (path === "/two-factor/enable") return "auth.mfa.enrolment_started";
   if (path === "/two-factor/disable") return "auth.mfa.disabled";
   if (path === "/two-factor/generate-backup-codes") return "auth.mfa.backup_codes_regenerated";
-  if (path === "/two-factor/verify-totp" && !person.twoFactorEnabled) return "auth.mfa.enabled";
+  if ((path === "/two-factor/verify-totp" || path === "/two-factor/verify-otp") && !person.twoFactorEnabled) {
+    return "auth.mfa.enabled";
+  }
   if (path in SECOND_STEP_METHODS) return "auth.mfa.verify";
   return null;
 }

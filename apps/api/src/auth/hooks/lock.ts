@@ -20,7 +20,7 @@ export const TOO_MANY_FAILED_ATTEMPTS = "TOO_MANY_FAILED_ATTEMPTS" satisfies Api
 
 const SIGN_IN = "/sign-in/email";
 const PASSKEY_SIGN_IN = "/passkey/verify-authentication";
-const SECOND_STEPS = ["/two-factor/verify-totp", "/two-factor/verify-backup-code"];
+const SECOND_STEPS = ["/two-factor/verify-totp", "/two-factor/verify-backup-code", "/two-factor/verify-otp"];
 
 export interface LockDeps {
   db: Database;

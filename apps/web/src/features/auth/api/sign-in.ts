@@ -22,12 +22,13 @@ export async function signIn(input: TSignIn): Promise<TSignInResult> {
   return { twoFactor: false, session: await getSession() };
 }
 
-export type TSecondStepMethod = "totp" | "backup-code";
+export type TSecondStepMethod = "totp" | "backup-code" | "email-code";
 
 /** Why the second step failed, in words; `restart` when the person must enter their password again. */
 const SECOND_STEP_ERRORS: Partial<Record<ApiErrorCode, { text: string; restart?: boolean }>> = {
   INVALID_CODE: { text: "That code is not right. Check your authenticator app and try again." },
   INVALID_BACKUP_CODE: { text: "That backup code is not valid or has already been used." },
+  OTP_HAS_EXPIRED: { text: "That emailed code has expired or was used. Send a new code." },
   INVALID_TWO_FACTOR_COOKIE: {
     text: "This sign-in step has expired. Please sign in again.",
     restart: true,
@@ -62,7 +63,9 @@ export async function verifySecondStep({
   const { error } =
     method === "totp"
       ? await authClient.twoFactor.verifyTotp({ code })
-      : await authClient.twoFactor.verifyBackupCode({ code });
+      : method === "email-code"
+        ? await authClient.twoFactor.verifyOtp({ code })
+        : await authClient.twoFactor.verifyBackupCode({ code });
   if (error) {
     const code = apiErrorCode(error.code);
     const known = code ? SECOND_STEP_ERRORS[code] : undefined;
@@ -71,4 +74,13 @@ export async function verifySecondStep({
     throw toRequestError(error, "The code could not be checked. Please try again.");
   }
   return getSession();
+}
+
+/** Mails a six-digit code for the pending sign-in (where the firm allows codes by email, issue 24). */
+export async function sendEmailCode(): Promise<void> {
+  const { error } = await authClient.twoFactor.sendOtp();
+  if (error) {
+    if (error.status === 429) throw new SecondStepError(TOO_MANY_REQUESTS_MESSAGE, false, 429);
+    throw toRequestError(error, "The code could not be sent. Please try again.");
+  }
 }

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 
 import { Button } from "@/components/ui/button";
@@ -9,12 +9,17 @@ import { getErrorMessage } from "@/lib/errors";
 import type { TSession } from "@/lib/get-session";
 import { useAsyncAction } from "@/lib/use-async-action";
 
-import { SecondStepError, verifySecondStep } from "../api/sign-in";
+import { getConfig } from "../api/get-config";
+import { SecondStepError, sendEmailCode, verifySecondStep } from "../api/sign-in";
 import type { TSecondStepMethod } from "../api/sign-in";
 import { CODE_FORM_OPTIONS, ZBackupCodeFormSchema, ZTotpCodeFormSchema } from "../two-factor-code";
 import type { TCodeForm } from "../two-factor-code";
 
 export const SECOND_STEP_PROMPT = "Enter the 6-digit code from your authenticator app.";
+export const EMAIL_CODE_SENT = "We emailed you a 6-digit code. It works once, within ten minutes.";
+
+const LINK =
+  "rounded font-medium text-emerald-700 underline-offset-4 hover:underline disabled:text-slate-400";
 
 type TTwoFactorStepProps = {
   /** Runs with the new session once the code is right (the same as after a password-only sign-in). */
@@ -27,9 +32,23 @@ type TTwoFactorStepProps = {
 export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
   const [method, setMethod] = useState<TSecondStepMethod>("totp");
   const [message, setMessage] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [finishing, setFinishing] = useState(false);
+  // Whether the firm offers codes by email (its policy, read when the step opens; without an answer, not offered).
+  const [emailCodes, setEmailCodes] = useState(false);
+  useEffect(() => {
+    let open = true;
+    getConfig()
+      .then((config) => open && setEmailCodes(config.emailCodes))
+      .catch(() => undefined);
+    return () => {
+      open = false;
+    };
+  }, []);
   const verify = useAsyncAction(verifySecondStep);
+  const send = useAsyncAction(sendEmailCode);
   const totp = method === "totp";
+  const sixDigits = method !== "backup-code";
   const {
     register,
     handleSubmit,
@@ -37,7 +56,7 @@ export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
     formState: { errors },
   } = useForm<TCodeForm>({
     ...CODE_FORM_OPTIONS,
-    resolver: zodResolver(totp ? ZTotpCodeFormSchema : ZBackupCodeFormSchema),
+    resolver: zodResolver(sixDigits ? ZTotpCodeFormSchema : ZBackupCodeFormSchema),
     defaultValues: { code: "" },
   });
 
@@ -63,10 +82,19 @@ export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
     );
   });
 
-  const switchMethod = () => {
-    setMethod(totp ? "backup-code" : "totp");
+  const switchTo = (next: TSecondStepMethod) => {
+    setMethod(next);
     reset();
     setMessage(null);
+    setNotice(null);
+  };
+
+  const emailMeACode = () => {
+    switchTo("email-code");
+    send.run(undefined, {
+      onSuccess: () => setNotice(EMAIL_CODE_SENT),
+      onError: (error) => setMessage(getErrorMessage(error, "The code could not be sent. Please try again.")),
+    });
   };
 
   const busy = verify.isPending || finishing;
@@ -77,18 +105,20 @@ export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
         <p className="text-sm text-slate-600">
           {totp
             ? SECOND_STEP_PROMPT
-            : "Enter one of the backup codes you saved when you set up two-step verification. Each code works once."}
+            : method === "email-code"
+              ? "Enter the 6-digit code we emailed you."
+              : "Enter one of the backup codes you saved when you set up two-step verification. Each code works once."}
         </p>
       </div>
       <TextField
         key={method}
-        label={totp ? "Authentication code" : "Backup code"}
+        label={totp ? "Authentication code" : method === "email-code" ? "Emailed code" : "Backup code"}
         autoComplete="one-time-code"
-        inputMode={totp ? "numeric" : "text"}
+        inputMode={sixDigits ? "numeric" : "text"}
         autoCapitalize="off"
         spellCheck={false}
-        maxLength={totp ? 9 : 32}
-        placeholder={totp ? "123456" : "xxxxx-xxxxx"}
+        maxLength={sixDigits ? 9 : 32}
+        placeholder={sixDigits ? "123456" : "xxxxx-xxxxx"}
         className="text-center font-mono tracking-[0.3em]"
         error={errors.code?.message}
         // The step opens because the person just signed in, so the code field is where they are.
@@ -99,13 +129,27 @@ export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
         {busy ? "Verifying..." : "Verify"}
       </Button>
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-        <button
-          type="button"
-          onClick={switchMethod}
-          className="rounded font-medium text-emerald-700 underline-offset-4 hover:underline"
-        >
-          {totp ? "Use a backup code instead" : "Use your authenticator app instead"}
-        </button>
+        <div className="flex flex-col items-start gap-1">
+          {method !== "totp" ? (
+            <button type="button" onClick={() => switchTo("totp")} className={LINK}>
+              Use your authenticator app instead
+            </button>
+          ) : null}
+          {method !== "backup-code" ? (
+            <button type="button" onClick={() => switchTo("backup-code")} className={LINK}>
+              Use a backup code instead
+            </button>
+          ) : null}
+          {emailCodes ? (
+            <button type="button" onClick={emailMeACode} disabled={send.isPending} className={LINK}>
+              {send.isPending
+                ? "Sending a code..."
+                : method === "email-code"
+                  ? "Send a new code"
+                  : "Email me a code instead"}
+            </button>
+          ) : null}
+        </div>
         <button
           type="button"
           onClick={() => onRestart(null)}
@@ -114,6 +158,7 @@ export function TwoFactorStep({ onSignedIn, onRestart }: TTwoFactorStepProps) {
           Back to sign-in
         </button>
       </div>
+      {notice && !message ? <FormMessage tone="success">{notice}</FormMessage> : null}
       {message ? <FormMessage tone="error">{message}</FormMessage> : null}
     </form>
   );
