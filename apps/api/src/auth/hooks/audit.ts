@@ -93,7 +93,11 @@ export function auditConcern(db: Database): Concern {
             const { details } = outcome(ctx);
             await record(ctx, { action: "auth.mfa.verify", ...who, details: { method, ...details } });
             if (pending && outcomeOf(ctx).ok) {
-              await record(ctx, { action: "auth.sign_in", ...who, details: { method: ctx.path } });
+              await record(ctx, {
+                action: "auth.sign_in",
+                ...who,
+                details: { method: ctx.path, signInMethod: "code" },
+              });
             }
             return;
           }
