@@ -49,7 +49,8 @@ test("a client's first load asks for the session once and before the route's mod
 
   // The guard takes the answer of the request sent as the page started; the shell's queries were prefetched.
   expect(requested.filter((path) => path === "/api/auth/get-session")).toHaveLength(1);
-  expect(requested.filter((path) => path === "/api/config")).toHaveLength(1);
+  // The two-step standing comes with the session (issue 24): the shell needs no settings of its own.
+  expect(requested.filter((path) => path === "/api/config")).toHaveLength(0);
   expect(requested.filter((path) => path === "/api/me/workbooks")).toHaveLength(1);
   const session = requested.indexOf("/api/auth/get-session");
   const workbookPage = requested.findIndex((path) => /^\/assets\/workbook-page-[\w-]+\.js$/.test(path));

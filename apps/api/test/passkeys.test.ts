@@ -85,7 +85,7 @@ describe("a client's passkey", () => {
     const listed = await get("/api/auth/passkey/list-user-passkeys", cookie);
     expect(listed.statusCode).toBe(200);
     const [row] = listed.json() as { id: string; name: string; createdAt: string }[];
-    expect(row).toMatchObject({ name: "Work laptop" });
+    expect(row).toMatchObject({ name: "Work laptop", lastUsedAt: null });
 
     const signedIn = await signInWithPasskey(passkey);
     expect(signedIn.statusCode).toBe(200);
@@ -96,9 +96,21 @@ describe("a client's passkey", () => {
       session: { signInMethod: "passkey" },
       secondStep: { status: "enrolled", requiredForRole: false },
     });
+    // The profile's sessions say how each was reached.
+    const listedSessions = (await get("/api/me/sessions", passkeyCookie)).json() as {
+      current: boolean;
+      sign_in_method: string | null;
+    }[];
+    expect(listedSessions.find((s) => s.current)?.sign_in_method).toBe("passkey");
+    expect(listedSessions.find((s) => !s.current)?.sign_in_method).toBe("password_passkey"); // the password, then the passkey added
     const [used] = await database.db.select().from(passkeys).where(eq(passkeys.id, row!.id));
     expect(used!.lastUsedAt).toBeInstanceOf(Date);
     expect(used!.counter).toBe(1);
+    // The list the profile shows carries when each passkey was last used.
+    const relisted = (await get("/api/auth/passkey/list-user-passkeys", cookie)).json() as {
+      lastUsedAt: string;
+    }[];
+    expect(relisted[0]!.lastUsedAt).toBe(used!.lastUsedAt!.toISOString());
 
     const renamed = await t.post("/api/auth/passkey/update-passkey", cookie, { id: row!.id, name: "Phone" });
     expect(renamed.statusCode).toBe(200);

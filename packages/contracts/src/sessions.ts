@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZSignInMethodSchema } from "./sign-in.ts";
 
 // ---- Sessions: where a person is signed in (profile), and ending them (profile, Edit Client/Employee) ----
 
@@ -23,6 +24,8 @@ export const ZSessionSchema = z.object({
   expires_at: z.string(),
   /** The session of this request ("This device"). */
   current: z.boolean(),
+  /** How the session signed in (issue 24: `SIGN_IN_METHOD_LABELS`); null for a session from before it was noted. */
+  sign_in_method: ZSignInMethodSchema.nullable(),
 });
 export type TSession = z.infer<typeof ZSessionSchema>;
 

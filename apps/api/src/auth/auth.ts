@@ -126,8 +126,10 @@ export function createAuth(dependencies: AuthDependencies) {
         // The plugin's own default is 3 per 10 s per address and path; per account, 5 wrong codes end a
         // sign-in attempt and 10 in a row lock the second step for MFA_LOCKOUT_SECONDS.
         "/two-factor/*": { window: 60, max: config.authIpLimitPerMinute },
-        // Passkey sign-in attempts count like passwords (issue 24).
-        "/passkey/*": { window: 60, max: config.authIpLimitPerMinute },
+        // Passkey sign-in attempts count like passwords (issue 24). Not the options a sign-in page asks for on
+        // every visit (passkey autofill): many people behind one office address would reach the limit.
+        "/passkey/verify-authentication": { window: 60, max: config.authIpLimitPerMinute },
+        "/passkey/verify-registration": { window: 60, max: config.authIpLimitPerMinute },
       },
     },
     advanced: {

@@ -1,5 +1,5 @@
 import { runWithTransaction } from "@better-auth/core/context";
-import { PEOPLE, type TPersonKind, type TSession } from "@portal/contracts";
+import { PEOPLE, ZSignInMethodSchema, type TPersonKind, type TSession } from "@portal/contracts";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { AuditSource } from "../audit/audit.ts";
 import { recordAudit } from "../audit/audit.ts";
@@ -43,6 +43,10 @@ const live = (sessions: AuthSession[]) =>
 
 /** What the profile shows of a session: never its token. */
 function toListed(session: AuthSession, currentId: string): TSession {
+  // Better Auth's additional session field (auth.ts), noted when the session was made.
+  const method = ZSignInMethodSchema.safeParse(
+    (session as AuthSession & { signInMethod?: unknown }).signInMethod,
+  );
   return {
     id: session.id,
     ...describeUserAgent(session.userAgent),
@@ -51,6 +55,7 @@ function toListed(session: AuthSession, currentId: string): TSession {
     last_active_at: new Date(session.updatedAt).toISOString(),
     expires_at: new Date(session.expiresAt).toISOString(),
     current: session.id === currentId,
+    sign_in_method: method.success ? method.data : null,
   };
 }
 

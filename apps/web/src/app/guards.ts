@@ -1,9 +1,7 @@
 import { redirect } from "react-router";
 import type { LoaderFunctionArgs } from "react-router";
 
-import { requiresTwoFactor } from "@portal/contracts";
-
-import { configQueryOptions } from "@/features/auth/api/two-factor";
+import { secondStepOf } from "@/features/auth/api/two-factor";
 import type { TArea } from "@/features/auth/access";
 import { accessRedirect } from "@/features/auth/access";
 import { sessionQueryOptions } from "@/lib/session";
@@ -12,14 +10,13 @@ import { queryClient } from "@/lib/query-client";
 import { sendSessionRequest } from "@/lib/session-request";
 
 /**
- * Starts reading the session, which the guard then awaits instead of asking again, and the public settings
- * the shell needs next (whether two-step verification must be set up first), so that the shell's queries do
- * not wait for them after the session (decision 015).
+ * Starts reading the session, which the guard then awaits instead of asking again (decision 015). The session
+ * also says whether two-step verification must be set up first (`secondStep`), so the shell needs nothing else
+ * before it knows what to show.
  */
 export function prefetchSession() {
   sendSessionRequest();
   void queryClient.prefetchQuery(sessionQueryOptions());
-  void queryClient.prefetchQuery(configQueryOptions);
 }
 
 /** Route loader factory: loads the session (cached) and redirects visitors who do not belong in `area`. */
@@ -34,19 +31,18 @@ export function guard(area: TArea) {
 }
 
 /**
- * What the area's shell asks for as it renders, asked for as soon as the visitor is let in (decision 015):
- * the settings that say whether two-step verification must be set up first (both shells), then the
- * enrolment screen for someone who must, or a client's or employee's workbooks (sidebar and workbook view:
- * those of the client in `search`'s `?client=`), which the server refuses until then.
+ * What the area's shell asks for as it renders, asked for as soon as the visitor is let in (decision 015): the
+ * enrolment screen for someone who must set up two-step verification first (the session's `secondStep`), or a
+ * client's or employee's workbooks (sidebar and workbook view: those of the client in `search`'s `?client=`),
+ * which the server refuses until then, and to a session that must sign in again with its passkey.
  */
 function prefetchShell(area: TArea, session: TSession, search: string) {
-  const config = queryClient.ensureQueryData(configQueryOptions);
+  const status = secondStepOf(session)?.status;
   const { user } = session;
   void (async () => {
-    const { mfaRequiredRoles } = await config;
-    if (!user.twoFactorEnabled && requiresTwoFactor(user.role, mfaRequiredRoles)) {
+    if (status === "required") {
       await import("@/features/auth/components/two-factor-setup");
-    } else if (area === "user") {
+    } else if (area === "user" && status !== "passkey_sign_in") {
       const { prefetchViewedWorkbooks } = await import("@/features/workbooks/api/prefetch-workbooks");
       await prefetchViewedWorkbooks(queryClient, search, user.role);
     }

@@ -150,6 +150,26 @@ export function passkeyConcern({ db, policy }: PasskeyDeps): Concern {
     ],
     after: [
       {
+        // The plugin lists only its own fields: the portal's "last used" is added from the same rows.
+        paths: onPath("/passkey/list-user-passkeys"),
+        run: async (ctx) => {
+          const listed = ctx.context.returned;
+          const person = await signedInPerson(ctx);
+          if (!person || !Array.isArray(listed)) return;
+          const used = await db
+            .select({ id: passkeys.id, lastUsedAt: passkeys.lastUsedAt })
+            .from(passkeys)
+            .where(eq(passkeys.userId, person.userId));
+          const lastUsed = new Map(used.map((row) => [row.id, row.lastUsedAt]));
+          return ctx.json(
+            (listed as Record<string, unknown>[]).map((row) => ({
+              ...row,
+              lastUsedAt: lastUsed.get(String(row.id))?.toISOString() ?? null,
+            })),
+          );
+        },
+      },
+      {
         paths: onPath("/passkey/verify-registration", "/passkey/update-passkey"),
         run: async (ctx) => {
           const person = await signedInPerson(ctx);

@@ -1,14 +1,10 @@
-import { useQuery } from "@tanstack/react-query";
-
-import { requiresTwoFactor } from "@portal/contracts";
-import type { ApiErrorCode } from "@portal/contracts";
+import type { ApiErrorCode, TSecondStep, TSecondStepStatus } from "@portal/contracts";
 
 import { authClient } from "@/lib/auth-client";
 import { apiErrorCode, toRequestError } from "@/lib/errors";
 import type { TErrorLike } from "@/lib/errors";
 import { useSession } from "@/lib/session";
-
-import { getConfig } from "./get-config";
+import type { TSession } from "@/lib/session";
 
 const MESSAGES: Partial<Record<ApiErrorCode, string>> = {
   INVALID_PASSWORD: "That password is not right.",
@@ -51,21 +47,30 @@ export function totpKeyOf(totpURI: string): string {
   }
 }
 
-export const configQueryOptions = { queryKey: ["config"], queryFn: () => getConfig(), staleTime: Infinity };
+/**
+ * Where the signed-in person stands with two-step verification: the portal adds it to Better Auth's
+ * get-session answer (`secondStep`, contracts `TSecondStep`), decided on the server from the firm's policy, the
+ * person's authenticator app and passkeys and how this session signed in. Undefined without a session.
+ */
+export function secondStepOf(session: TSession | null | undefined): TSecondStep | undefined {
+  return session ? (session as TSession & { secondStep?: TSecondStep }).secondStep : undefined;
+}
+
+/** "pending" until the session is read; then the session's `secondStep.status`. */
+export type TTwoFactorStatus = "pending" | TSecondStepStatus;
 
 /**
- * Whether the signed-in person must set up two-step verification before using the portal (their role is in
- * MFA_REQUIRED_ROLES and they have not): "pending" while the settings load. The server enforces the same rule.
+ * Whether the signed-in person must set up two-step verification before using the portal (`required`), must
+ * sign in again with their passkey (`passkey_sign_in`), has a second step (`enrolled`) or may add one
+ * (`optional`): "pending" while the session loads. The server enforces the same rule.
  */
 export function useTwoFactorPolicy(): {
-  status: "pending" | "required" | "optional" | "enrolled";
-  /** The role requires it (so it cannot be turned off). */
+  status: TTwoFactorStatus;
+  /** The role requires it (so the last second step cannot be removed). */
   requiredForRole: boolean;
 } {
   const { data: session } = useSession();
-  const config = useQuery(configQueryOptions);
-  const requiredForRole = requiresTwoFactor(session?.user.role, config.data?.mfaRequiredRoles ?? []);
-  if (session?.user.twoFactorEnabled) return { status: "enrolled", requiredForRole };
-  if (config.isPending) return { status: "pending", requiredForRole };
-  return { status: requiredForRole ? "required" : "optional", requiredForRole };
+  const secondStep = secondStepOf(session);
+  if (!secondStep) return { status: "pending", requiredForRole: false };
+  return { status: secondStep.status, requiredForRole: secondStep.requiredForRole };
 }

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
+import type { ComponentType } from "react";
 import { useForm } from "react-hook-form";
 
 import { ZSignInSchema } from "@portal/contracts";
@@ -8,12 +9,13 @@ import type { TSignIn } from "@portal/contracts";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
-import { getErrorMessage } from "@/lib/errors";
+import { AppRequestError, getErrorMessage } from "@/lib/errors";
 import type { TSession } from "@/lib/get-session";
 import { useAsyncAction } from "@/lib/use-async-action";
 
 import { requestPasswordReset } from "../api/request-password-reset";
 import { signIn as signInWithSession } from "../api/sign-in";
+import type { TPasskeySignInProps } from "./passkey-sign-in";
 import { TwoFactorStep } from "./two-factor-step";
 
 export const RESET_EMAIL_REQUIRED = "Please enter your email to reset password.";
@@ -33,7 +35,19 @@ type TSignInFormProps = {
   onSecondStepChange?: (active: boolean) => void;
 };
 
-/** Email + password sign-in with an optional Reset Password link that uses the email typed above it. */
+// "Sign in with a passkey" and its WebAuthn library load once the form shows: nothing of them is on the sign-in
+// page's first load (decision 004). Its place is kept meanwhile, so the form does not move; if it cannot be
+// loaded (the network dropped), the password form stays on its own.
+const PasskeySignIn = lazy((): Promise<{ default: ComponentType<TPasskeySignInProps> }> =>
+  import("./passkey-sign-in")
+    .then((m) => ({ default: m.PasskeySignIn }))
+    .catch(() => ({ default: () => null })),
+);
+
+/**
+ * Email + password sign-in with an optional Reset Password link that uses the email typed above it, and a
+ * passkey sign-in under it.
+ */
 export function SignInForm({
   onSignedIn,
   message,
@@ -42,6 +56,7 @@ export function SignInForm({
   onSecondStepChange,
 }: TSignInFormProps) {
   const [finishing, setFinishing] = useState(false);
+  const [passkeyMessage, setPasskeyMessage] = useState<string | null>(null);
   const [secondStep, setSecondStepState] = useState(false);
   const setSecondStep = (active: boolean) => {
     setSecondStepState(active);
@@ -62,6 +77,7 @@ export function SignInForm({
 
   const onSubmit = handleSubmit((values) => {
     setMessage(null);
+    setPasskeyMessage(null);
     signIn.run(values, {
       onSuccess: async (result) => {
         if (result.twoFactor) {
@@ -75,8 +91,14 @@ export function SignInForm({
           setFinishing(false);
         }
       },
-      onError: (error) =>
-        setMessage({ tone: "error", text: getErrorMessage(error, "Sign-in failed. Please try again.") }),
+      onError: (error) => {
+        // The password alone does not sign this account in: its second step is a passkey (the server's words).
+        if (error instanceof AppRequestError && error.code === "PASSKEY_SIGN_IN_REQUIRED") {
+          setPasskeyMessage(error.message);
+          return;
+        }
+        setMessage({ tone: "error", text: getErrorMessage(error, "Sign-in failed. Please try again.") });
+      },
     });
   });
 
@@ -118,38 +140,49 @@ export function SignInForm({
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        error={errors.email?.message}
-        {...register("email")}
-      />
-      <TextField
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        error={errors.password?.message}
-        {...register("password")}
-      />
-      {allowPasswordReset ? (
-        <div className="flex justify-end">
-          <button
-            type="button"
-            onClick={() => void onResetPassword()}
-            disabled={requestReset.isPending}
-            className="rounded text-sm font-medium text-emerald-700 underline-offset-4 hover:underline disabled:text-slate-400"
-          >
-            {requestReset.isPending ? "Sending reset email..." : "Reset Password"}
-          </button>
-        </div>
-      ) : null}
-      <Button type="submit" className="w-full" isLoading={signIn.isPending || finishing}>
-        {signIn.isPending || finishing ? "Signing in..." : "Sign in"}
-      </Button>
-      {message ? <FormMessage tone={message.tone}>{message.text}</FormMessage> : null}
-    </form>
+    <div className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <TextField
+          label="Email"
+          type="email"
+          // "webauthn": the browser may offer the person's passkeys among the field's suggestions.
+          autoComplete="email webauthn"
+          inputMode="email"
+          error={errors.email?.message}
+          {...register("email")}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...register("password")}
+        />
+        {allowPasswordReset ? (
+          <div className="flex justify-end">
+            <button
+              type="button"
+              onClick={() => void onResetPassword()}
+              disabled={requestReset.isPending}
+              className="rounded text-sm font-medium text-emerald-700 underline-offset-4 hover:underline disabled:text-slate-400"
+            >
+              {requestReset.isPending ? "Sending reset email..." : "Reset Password"}
+            </button>
+          </div>
+        ) : null}
+        <Button type="submit" className="w-full" isLoading={signIn.isPending || finishing}>
+          {signIn.isPending || finishing ? "Signing in..." : "Sign in"}
+        </Button>
+        {message ? <FormMessage tone={message.tone}>{message.text}</FormMessage> : null}
+      </form>
+      <Suspense fallback={<div className="h-19" />}>
+        <PasskeySignIn
+          onSignedIn={onSignedIn}
+          message={passkeyMessage}
+          onMessageChange={setPasskeyMessage}
+          onStart={() => setMessage(null)}
+        />
+      </Suspense>
+    </div>
   );
 }

@@ -1,33 +1,45 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { ShieldCheckIcon } from "lucide-react";
+import { KeyRoundIcon, ShieldCheckIcon } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import type { ReactNode } from "react";
 import { useNavigate } from "react-router";
 
+import { Button } from "@/components/ui/button";
+import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
 import { refreshSession } from "@/lib/session";
 
 import { useTwoFactorPolicy } from "../api/two-factor";
+import { useSignOut } from "../api/use-sign-out";
 
 // Only someone who must enrol sees it: its QR code and forms load on demand (decision 015).
 const TwoFactorSetup = lazy(() => import("./two-factor-setup").then((m) => ({ default: m.TwoFactorSetup })));
 
 export const SETUP_TITLE = "Set up two-step verification";
+export const PASSKEY_SIGN_IN_TITLE = "Sign in with your passkey";
+/** The API's words for the same refusal (PASSKEY_SIGN_IN_REQUIRED). */
+export const PASSKEY_SIGN_IN_TEXT = "Your account's second step is a passkey. Sign in with your passkey.";
 
-/** What a shell shows: its pages, the enrolment screen instead of them, or a spinner while that is unknown. */
-export type TTwoFactorScreen = "pending" | "setup" | "pages";
+/**
+ * What a shell shows: its pages, the enrolment screen instead of them, the way back to sign-in for someone who
+ * must sign in with their passkey, or a spinner while that is unknown.
+ */
+export type TTwoFactorScreen = "pending" | "setup" | "passkey-sign-in" | "pages";
 
 /**
  * For a shell: someone whose role requires two-step verification and who has not set it up gets the
- * enrolment screen instead of the pages (the server refuses their other requests anyway, decision 006).
- * Once started, the screen stays until the backup codes were shown, even when the session is re-read.
- * The shell reads `screen` too, so its breadcrumb and sidebar do not offer pages that cannot be opened.
+ * enrolment screen instead of the pages (the server refuses their other requests anyway, decision 006);
+ * someone whose only second step is a passkey and who signed in with the password alone is asked to sign in
+ * with the passkey. Once started, the enrolment screen stays until it is finished (the backup codes shown,
+ * or the passkey added), even when the session is re-read. The shell reads `screen` too, so its breadcrumb
+ * and sidebar do not offer pages that cannot be opened.
  */
 export function useTwoFactorGate() {
   const policy = useTwoFactorPolicy();
   const [inSetup, setInSetup] = useState(false);
   let screen: TTwoFactorScreen = "pages";
   if (inSetup || policy.status === "required") screen = "setup";
+  else if (policy.status === "passkey_sign_in") screen = "passkey-sign-in";
   else if (policy.status === "pending") screen = "pending";
   return { screen, setInSetup };
 }
@@ -57,7 +69,44 @@ type TTwoFactorGateProps = {
   children: ReactNode;
 };
 
-/** Shows `children` (the shell's page), or in their place the enrolment screen or a spinner (see `gate`). */
+const CARD = "mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8";
+
+/** In place of the pages: this session took the password alone, and the account's second step is a passkey. */
+function PasskeySignInAgain() {
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  return (
+    <section aria-labelledby="passkey-sign-in-title" className={CARD}>
+      <header className="flex items-start gap-4">
+        <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-navy-50 text-navy-800">
+          <KeyRoundIcon className="size-5" />
+        </span>
+        <div className="space-y-1">
+          <h1 id="passkey-sign-in-title" className="text-xl font-semibold text-navy-950">
+            {PASSKEY_SIGN_IN_TITLE}
+          </h1>
+          <p className="text-sm text-slate-600">{PASSKEY_SIGN_IN_TEXT}</p>
+        </div>
+      </header>
+      <div className="mt-6 space-y-4 sm:pl-15">
+        <Button
+          isLoading={signOut.isPending}
+          onClick={() =>
+            signOut.mutate(undefined, { onSuccess: () => void navigate("/login", { replace: true }) })
+          }
+        >
+          Sign in again
+        </Button>
+        {signOut.isError ? <FormMessage tone="error">Sign-out failed. Please try again.</FormMessage> : null}
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Shows `children` (the shell's page), or in their place the enrolment screen, the passkey sign-in notice or a
+ * spinner (see `gate`).
+ */
 export function TwoFactorGate({ gate, continueTo, children }: TTwoFactorGateProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -70,14 +119,12 @@ export function TwoFactorGate({ gate, continueTo, children }: TTwoFactorGateProp
   );
   if (gate.screen === "pending") return pending;
   if (gate.screen === "pages") return children;
+  if (gate.screen === "passkey-sign-in") return <PasskeySignInAgain />;
 
   // The spinner stays until the enrolment screen can show whole.
   return (
     <Suspense fallback={pending}>
-      <section
-        aria-labelledby="two-factor-setup-title"
-        className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8"
-      >
+      <section aria-labelledby="two-factor-setup-title" className={CARD}>
         <header className="mb-6 flex items-start gap-4">
           <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-navy-50 text-navy-800">
             <ShieldCheckIcon className="size-5" />
@@ -92,6 +139,7 @@ export function TwoFactorGate({ gate, continueTo, children }: TTwoFactorGateProp
           </div>
         </header>
         <TwoFactorSetup
+          offerPasskey
           onStarted={() => gate.setInSetup(true)}
           doneLabel="Continue"
           onDone={async () => {

@@ -4,7 +4,7 @@ import { useState } from "react";
 
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
-import { refreshSession } from "@/lib/session";
+import { refreshSession, useSession } from "@/lib/session";
 
 import { turnOffTwoFactor, useTwoFactorPolicy } from "../api/two-factor";
 import { TwoFactorPasswordStep } from "./two-factor-password-step";
@@ -12,15 +12,26 @@ import { TwoFactorSetup } from "./two-factor-setup";
 
 type TMode = "view" | "setup" | "turn-off";
 
-/** Profile: turn two-step verification on (optional for this role) or off again with the password. */
-export function TwoFactorSettings() {
+type TTwoFactorSettingsProps = {
+  /** The person has a passkey, which is a second step too: the app may then go even where the role requires one. */
+  hasPasskey?: boolean;
+};
+
+/**
+ * Profile: the authenticator app as the second step (a person may have passkeys without one): turn it on, or off
+ * again with the password where the role does not require a second step or a passkey remains.
+ */
+export function TwoFactorSettings({ hasPasskey = false }: TTwoFactorSettingsProps) {
   const policy = useTwoFactorPolicy();
+  const { data: session } = useSession();
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<TMode>("view");
   const [notice, setNotice] = useState<string | null>(null);
 
-  if (policy.status === "pending") return null;
-  const enabled = policy.status === "enrolled";
+  if (policy.status === "pending" || !session) return null;
+  const enabled = session.user.twoFactorEnabled === true;
+  // The app is the last second step of someone who must have one: it stays.
+  const required = enabled && policy.requiredForRole && !hasPasskey;
 
   return (
     <section
@@ -38,14 +49,14 @@ export function TwoFactorSettings() {
             </h2>
             <p className="text-sm text-slate-600">
               {enabled
-                ? policy.requiredForRole
+                ? required
                   ? "On (required for your role): signing in asks for a code from your authenticator app."
                   : "On: signing in asks for a code from your authenticator app."
                 : "Off: add a code from an authenticator app to your password when you sign in."}
             </p>
           </div>
         </div>
-        {mode === "view" && !(enabled && policy.requiredForRole) ? (
+        {mode === "view" && !required ? (
           enabled ? (
             <Button
               variant="secondary"

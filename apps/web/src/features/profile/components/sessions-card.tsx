@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { MonitorIcon, SmartphoneIcon } from "lucide-react";
 import { useEffect } from "react";
 
+import { SIGN_IN_METHOD_LABELS } from "@portal/contracts";
 import type { TSession } from "@portal/contracts";
 
 import { Button } from "@/components/ui/button";
@@ -63,6 +64,12 @@ function SessionRow({
                 </time>
               </dd>
             </div>
+            {session.sign_in_method ? (
+              <div>
+                <dt className="inline">Signed in with:</dt>{" "}
+                <dd className="inline text-slate-700">{SIGN_IN_METHOD_LABELS[session.sign_in_method]}</dd>
+              </div>
+            ) : null}
           </dl>
         </div>
       </div>
@@ -86,7 +93,7 @@ function SessionRow({
 }
 
 /**
- * Profile: where the person is signed in (browser and system, address, signed in, last active, this device),
+ * Profile: where the person is signed in (browser and system, address, signed in, last active, how, this device),
  * with Sign out per session and for all other sessions at once.
  */
 export function SessionsCard() {
