@@ -73,7 +73,7 @@ describe("passkeyFacts", () => {
     expect(passkeyFacts(key, now)).toEqual([
       { label: "Added", value: DATE_AND_TIME.format(new Date(key.createdAt!)), dateTime: key.createdAt },
       { label: "Last used", value: relative.format(-5, "minute"), dateTime: key.lastUsedAt },
-      { label: "Synced", value: "No, on one device or security key" },
+      { label: "Stored", value: "On one device or security key only" },
     ]);
     expect(passkeyFacts(phone, now)[0]).toEqual({
       label: "Added",
@@ -83,17 +83,17 @@ describe("passkeyFacts", () => {
   });
 
   it("leaves out what the server does not say (Last used, until the list carries it)", () => {
-    expect(passkeyFacts(laptop, now).map((fact) => fact.label)).toEqual(["Added", "Synced"]);
+    expect(passkeyFacts(laptop, now).map((fact) => fact.label)).toEqual(["Added", "Stored"]);
     expect(passkeyFacts({ createdAt: null, lastUsedAt: undefined }, now)).toEqual([]);
   });
 });
 
 describe("syncedText", () => {
   it("reads the backup flag and the device type", () => {
-    expect(syncedText({ backedUp: true, deviceType: "singleDevice" })).toBe("Yes, across your devices");
-    expect(syncedText({ backedUp: false, deviceType: "multiDevice" })).toBe("Yes, across your devices");
+    expect(syncedText({ backedUp: true, deviceType: "singleDevice" })).toBe("Synced across your devices");
+    expect(syncedText({ backedUp: false, deviceType: "multiDevice" })).toBe("Synced across your devices");
     expect(syncedText({ backedUp: false, deviceType: "singleDevice" })).toBe(
-      "No, on one device or security key",
+      "On one device or security key only",
     );
     expect(syncedText({})).toBeNull();
   });

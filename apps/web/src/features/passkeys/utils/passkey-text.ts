@@ -25,8 +25,8 @@ export function sortPasskeys<T extends Pick<TPasskey, "name" | "createdAt" | "la
  * or lives on one device or security key only.
  */
 export function syncedText(passkey: Pick<TPasskey, "deviceType" | "backedUp">): string | null {
-  if (passkey.backedUp === true || passkey.deviceType === "multiDevice") return "Yes, across your devices";
-  if (passkey.deviceType === "singleDevice") return "No, on one device or security key";
+  if (passkey.backedUp === true || passkey.deviceType === "multiDevice") return "Synced across your devices";
+  if (passkey.deviceType === "singleDevice") return "On one device or security key only";
   return null;
 }
 
@@ -54,7 +54,7 @@ export function passkeyFacts(
     });
   }
   const synced = syncedText(passkey);
-  if (synced) facts.push({ label: "Synced", value: synced });
+  if (synced) facts.push({ label: "Stored", value: synced });
   return facts;
 }
 
