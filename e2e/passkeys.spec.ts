@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, CDPSession, Page } from "@playwright/test";
 
 import { E2E_PORT } from "./support/env.ts";
-import { accounts, expect, test } from "./support/fixtures.ts";
+import { accounts, expect, submitSignIn, test, totpCode } from "./support/fixtures.ts";
 import type { TAccount } from "./support/fixtures.ts";
 import { startPortalInstance } from "./support/portal-instance.ts";
 import type { TPortalInstance } from "./support/portal-instance.ts";
@@ -247,4 +247,68 @@ test("a new admin sets up a passkey as the second step, then signs in at /admin-
     expect(session?.session.signInMethod).toBe("passkey");
     expect(session?.secondStep).toEqual({ status: "enrolled", requiredForRole: true });
   });
+});
+
+test("with two-step verification required of clients, a client without it is set up after the password and sees no workbook until then; the policy off lets them in", async ({
+  browser,
+  playwright,
+}) => {
+  // The firm's policy, saved as an admin (with the demo admin's authenticator code) through the settings API.
+  const admin = await playwright.request.newContext({
+    baseURL: ORIGIN,
+    extraHTTPHeaders: { Origin: ORIGIN },
+  });
+  const password = await admin.post("/api/auth/sign-in/email", {
+    data: { email: accounts.admin.email, password: accounts.admin.password },
+  });
+  expect(await password.json()).toMatchObject({ twoFactorRedirect: true });
+  const code = await admin.post("/api/auth/two-factor/verify-totp", {
+    data: { code: await totpCode(accounts.admin.totpSecret) },
+  });
+  expect(code.status(), await code.text()).toBe(200);
+  const requireOfClients = async (required: boolean) => {
+    const saved = await admin.put("/api/admin/settings/sign-in", {
+      data: { mfaRequiredRoles: required ? ["client"] : [], emailCodes: false },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+  };
+
+  const { page } = await browserWithAuthenticator(browser, { autofill: false });
+  const workbookLinks = page.getByRole("navigation", { name: "Workbooks" }).getByRole("link");
+  const setupHeading = page.getByRole("heading", { name: "Set up two-step verification" });
+  try {
+    await requireOfClients(true);
+    // The first journey removed this client's only passkey: no second step.
+    await page.goto("/login");
+    await submitSignIn(page, accounts.client);
+    await expect(page).toHaveURL("/");
+    await expect(setupHeading).toBeVisible();
+    await expect(workbookLinks).toHaveCount(0);
+    await expect(page.locator("iframe")).toHaveCount(0);
+    expect((await page.request.get("/api/me/workbooks")).status()).toBe(403);
+
+    await test.step("the policy off lets them in again", async () => {
+      await requireOfClients(false);
+      await page.reload();
+      await expect(workbookLinks.first()).toBeVisible();
+      await expect(setupHeading).toHaveCount(0);
+      expect((await page.request.get("/api/me/workbooks")).status()).toBe(200);
+    });
+
+    await test.step("on again: set up with a passkey, then the workbooks", async () => {
+      await requireOfClients(true);
+      await page.reload();
+      await expect(setupHeading).toBeVisible();
+      const setup = page.getByRole("region", { name: "Set up two-step verification" });
+      await setup.getByRole("button", { name: "Use a passkey" }).click();
+      await setup.getByLabel("Passkey name").fill("Home laptop");
+      await setup.getByRole("button", { name: "Add passkey" }).click();
+      await setup.getByRole("button", { name: "Continue" }).click();
+      await expect(workbookLinks.first()).toBeVisible();
+      expect((await page.request.get("/api/me/workbooks")).status()).toBe(200);
+    });
+  } finally {
+    await requireOfClients(false);
+    await admin.dispose();
+  }
 });
