@@ -105,6 +105,11 @@ test("the sign-in page has no axe violations", async ({ page }) => {
   await expectNoViolations(page, "/login", "Welcome Back");
 });
 
+test("the page of a new-device alert's This wasn't me link has no axe violations", async ({ page }) => {
+  // A well-formed token (the page checks it only when the button is pressed).
+  await expectNoViolations(page, `/not-me?token=${"a".repeat(43)}`, "Not you?");
+});
+
 /** WCAG contrast ratio of two CSS colours as the browser computes them (`rgb(...)`). */
 function contrast(foreground: string, background: string): number {
   const luminance = (css: string) => {
