@@ -32,6 +32,18 @@ export async function confirmTwoFactor(code: string): Promise<void> {
   if (error) throw twoFactorError(error, "The code could not be checked. Please try again.");
 }
 
+/** Mails a six-digit code to confirm enrolment with codes by email (where the firm allows them, issue 24). */
+export async function sendEnrolmentEmailCode(): Promise<void> {
+  const { error } = await authClient.twoFactor.sendOtp();
+  if (error) throw twoFactorError(error, "The code could not be sent. Please try again.");
+}
+
+/** Confirms enrolment with the emailed code; from now on sign-in asks for a code (by email or from an app). */
+export async function confirmTwoFactorByEmail(code: string): Promise<void> {
+  const { error } = await authClient.twoFactor.verifyOtp({ code });
+  if (error) throw twoFactorError(error, "The code could not be checked. Please try again.");
+}
+
 /** Turns two-step verification off (only where the role does not require it); needs the password. */
 export async function turnOffTwoFactor(password: string): Promise<void> {
   const { error } = await authClient.twoFactor.disable({ password });

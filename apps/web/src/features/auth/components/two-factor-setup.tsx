@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { KeyRoundIcon } from "lucide-react";
 import { useState } from "react";
 import type { ReactNode } from "react";
@@ -14,10 +14,12 @@ import { ADD_FAILED, NO_WEBAUTHN, webAuthnAvailable } from "@/lib/passkey-ceremo
 import { addPasskey, suggestedPasskeyName, ZPasskeyNameFormSchema } from "@/lib/passkey-registration";
 import type { TPasskeyNameForm } from "@/lib/passkey-registration";
 
+import { getConfig } from "../api/get-config";
 import { confirmTwoFactor, startTwoFactor, totpKeyOf } from "../api/two-factor";
 import type { TEnrolment } from "../api/two-factor";
 import { CODE_FORM_OPTIONS, ZTotpCodeFormSchema } from "../two-factor-code";
 import type { TCodeForm } from "../two-factor-code";
+import { EmailCodeForm } from "./two-factor-email-code";
 import { TwoFactorPasswordStep } from "./two-factor-password-step";
 
 type TSetupProps = {
@@ -249,6 +251,10 @@ export function TwoFactorSetup(props: TSetupProps) {
   const [enrolment, setEnrolment] = useState<TEnrolment | null>(null);
   const [confirmed, setConfirmed] = useState(false);
   const [passkey, setPasskey] = useState(false);
+  const [byEmail, setByEmail] = useState(false);
+  // Codes by email are offered where the firm allows them (its policy, in the public settings).
+  const emailCodes = useQuery({ queryKey: ["config"], queryFn: () => getConfig(), staleTime: 60_000 }).data
+    ?.emailCodes;
 
   if (passkey) return <PasskeyEnrolment {...props} onBack={() => setPasskey(false)} />;
 
@@ -289,36 +295,54 @@ export function TwoFactorSetup(props: TSetupProps) {
     return <BackupCodes backupCodes={enrolment.backupCodes} doneLabel={doneLabel} onDone={onDone} />;
   }
 
+  if (byEmail) {
+    return <EmailCodeForm onConfirmed={() => setConfirmed(true)} onBack={() => setByEmail(false)} />;
+  }
+
   const key = totpKeyOf(enrolment.totpURI);
   return (
-    <ol className="space-y-8">
-      <Step n={1} title="Scan the QR code with your authenticator app">
-        <div className="flex flex-col gap-5 sm:flex-row sm:items-start">
-          <div className="w-fit rounded-xl border border-slate-200 bg-white p-3 shadow-sm">
-            <QRCode
-              value={enrolment.totpURI}
-              size={168}
-              fgColor="#0b1b33"
-              title="QR code for your authenticator app"
-              role="img"
-              aria-label="QR code for your authenticator app"
-            />
+    <div className="space-y-8">
+      <ol className="space-y-8">
+        <Step n={1} title="Scan the QR code with your authenticator app">
+          <div className="flex flex-col gap-5 sm:flex-row sm:items-start">
+            <div className="w-fit rounded-xl border border-slate-200 bg-white p-3 shadow-sm">
+              <QRCode
+                value={enrolment.totpURI}
+                size={168}
+                fgColor="#0b1b33"
+                title="QR code for your authenticator app"
+                role="img"
+                aria-label="QR code for your authenticator app"
+              />
+            </div>
+            <div className="min-w-0 space-y-2 text-sm text-slate-600">
+              <p>In the app, choose to add an account and scan this code.</p>
+              <p>Can&apos;t scan it? Choose to enter a setup key and type this one (time-based):</p>
+              <p
+                aria-label="Setup key"
+                className="rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-sm text-navy-950 select-all"
+              >
+                {groupKey(key)}
+              </p>
+            </div>
           </div>
-          <div className="min-w-0 space-y-2 text-sm text-slate-600">
-            <p>In the app, choose to add an account and scan this code.</p>
-            <p>Can&apos;t scan it? Choose to enter a setup key and type this one (time-based):</p>
-            <p
-              aria-label="Setup key"
-              className="rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-sm text-navy-950 select-all"
-            >
-              {groupKey(key)}
-            </p>
-          </div>
+        </Step>
+        <Step n={2} title="Enter the code the app shows">
+          <ConfirmCodeForm onConfirmed={() => setConfirmed(true)} />
+        </Step>
+      </ol>
+      {emailCodes ? (
+        <div className="space-y-3 border-t border-slate-100 pt-6">
+          <h2 className="text-base font-semibold text-navy-950">No authenticator app?</h2>
+          <p className="max-w-md text-sm text-slate-600">
+            Get a 6-digit code by email each time you sign in instead. An app or a passkey is safer: anyone
+            who can read your email could use the code.
+          </p>
+          <Button variant="secondary" onClick={() => setByEmail(true)}>
+            Use codes by email
+          </Button>
         </div>
-      </Step>
-      <Step n={2} title="Enter the code the app shows">
-        <ConfirmCodeForm onConfirmed={() => setConfirmed(true)} />
-      </Step>
-    </ol>
+      ) : null}
+    </div>
   );
 }
