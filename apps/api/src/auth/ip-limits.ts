@@ -5,7 +5,10 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from "rate-limiter-flexible";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { recordAudit } from "../audit/audit.ts";
 import type { Database } from "../db/client.ts";
+import { AppError } from "../lib/errors.ts";
 import { limiterCounters } from "../db/schema.ts";
 import type { SharedStore } from "../lib/redis.ts";
 
@@ -84,5 +87,37 @@ export function sharedIpLimitStorage(db: Database, shared: SharedStore): RateLim
         ? { allowed: true, retryAfter: null }
         : { allowed: false, retryAfter: decision.retryAfterSeconds };
     },
+  };
+}
+
+/**
+ * An `onRequest` hook for public routes outside Better Auth (the invitation page, "This wasn't me"): each address
+ * may make `perMinute` calls a minute under `name`, counted before the body is read; a refusal answers 429 with
+ * Retry-After and is audited as `auth.request_refused`.
+ */
+export function perAddressLimit(
+  db: Database,
+  shared: SharedStore | undefined,
+  name: string,
+  perMinute: number,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const limiter = ipLimiter(db, shared, name, perMinute, 60);
+  return async (request, reply) => {
+    const decision = await takeIp(limiter, request.ip);
+    if (decision.allowed) return;
+    await recordAudit(db, {
+      action: "auth.request_refused",
+      outcome: "rate_limited",
+      details: { path: request.routeOptions.url ?? null, status: 429 },
+      ip: request.ip,
+      userAgent: request.headers["user-agent"] ?? null,
+      requestId: request.id,
+    });
+    reply.header("retry-after", String(decision.retryAfterSeconds));
+    throw new AppError(
+      429,
+      `Too many requests from your address. Try again in ${decision.retryAfterSeconds} seconds.`,
+      "RATE_LIMITED",
+    );
   };
 }

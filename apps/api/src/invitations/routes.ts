@@ -19,7 +19,7 @@ import type { Database } from "../db/client.ts";
 import { invitedPerson, resendInvitation, revokeInvitation } from "./invitations.ts";
 import { acceptInvitation, lookupInvitation } from "./links.ts";
 import type { InvitationMailer } from "./mail.ts";
-import { ipLimiter, takeIp } from "../auth/ip-limits.ts";
+import { perAddressLimit } from "../auth/ip-limits.ts";
 import { AppError } from "../lib/errors.ts";
 import type { SharedStore } from "../lib/redis.ts";
 import { requireRole } from "../plugins/authenticate.ts";
@@ -54,25 +54,7 @@ export const invitationRoutes: FastifyPluginAsyncZod<InvitationRoutesOptions> = 
   app,
   { db, config, shared },
 ) => {
-  const limiter = ipLimiter(db, shared, "invitation-ip", config.authIpLimitPerMinute, 60);
-  app.addHook("onRequest", async (request, reply) => {
-    const decision = await takeIp(limiter, request.ip);
-    if (decision.allowed) return;
-    await recordAudit(db, {
-      action: "auth.request_refused",
-      outcome: "rate_limited",
-      details: { path: request.routeOptions.url ?? null, status: 429 },
-      ip: request.ip,
-      userAgent: request.headers["user-agent"] ?? null,
-      requestId: request.id,
-    });
-    reply.header("retry-after", String(decision.retryAfterSeconds));
-    throw new AppError(
-      429,
-      `Too many requests from your address. Try again in ${decision.retryAfterSeconds} seconds.`,
-      "RATE_LIMITED",
-    );
-  });
+  app.addHook("onRequest", perAddressLimit(db, shared, "invitation-ip", config.authIpLimitPerMinute));
 
   app.post(
     "/api/invitations/lookup",

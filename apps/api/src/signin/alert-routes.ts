@@ -3,7 +3,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { recordAudit, type AuditSource } from "../audit/audit.ts";
 import type { Auth } from "../auth/auth.ts";
-import { ipLimiter, takeIp } from "../auth/ip-limits.ts";
+import { perAddressLimit } from "../auth/ip-limits.ts";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { knownDevices, users, verifications } from "../db/schema.ts";
@@ -92,25 +92,7 @@ export const signInAlertRoutes: FastifyPluginAsyncZod<SignInAlertRoutesOptions> 
   app,
   { auth, db, config, shared },
 ) => {
-  const limiter = ipLimiter(db, shared, "not-me-ip", config.authIpLimitPerMinute, 60);
-  app.addHook("onRequest", async (request, reply) => {
-    const decision = await takeIp(limiter, request.ip);
-    if (decision.allowed) return;
-    await recordAudit(db, {
-      action: "auth.request_refused",
-      outcome: "rate_limited",
-      details: { path: request.routeOptions.url ?? null, status: 429 },
-      ip: request.ip,
-      userAgent: request.headers["user-agent"] ?? null,
-      requestId: request.id,
-    });
-    reply.header("retry-after", String(decision.retryAfterSeconds));
-    throw new AppError(
-      429,
-      `Too many requests from your address. Try again in ${decision.retryAfterSeconds} seconds.`,
-      "RATE_LIMITED",
-    );
-  });
+  app.addHook("onRequest", perAddressLimit(db, shared, "not-me-ip", config.authIpLimitPerMinute));
 
   app.post(
     "/api/auth-alerts/not-me",
