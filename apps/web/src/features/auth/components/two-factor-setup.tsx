@@ -17,9 +17,7 @@ import type { TPasskeyNameForm } from "@/lib/passkey-registration";
 import { getConfig } from "../api/get-config";
 import { confirmTwoFactor, startTwoFactor, totpKeyOf } from "../api/two-factor";
 import type { TEnrolment } from "../api/two-factor";
-import { CODE_FORM_OPTIONS, ZTotpCodeFormSchema } from "../two-factor-code";
-import type { TCodeForm } from "../two-factor-code";
-import { EmailCodeForm } from "./two-factor-email-code";
+import { ConfirmCodeForm, EmailCodeForm } from "./two-factor-confirm-code";
 import { TwoFactorPasswordStep } from "./two-factor-password-step";
 
 type TSetupProps = {
@@ -54,45 +52,6 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
         {children}
       </div>
     </li>
-  );
-}
-
-/** The enrolment's last step: the first code from the app turns two-step verification on. */
-function ConfirmCodeForm({ onConfirmed }: { onConfirmed: () => void }) {
-  const confirm = useMutation({ mutationFn: confirmTwoFactor });
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<TCodeForm>({
-    ...CODE_FORM_OPTIONS,
-    resolver: zodResolver(ZTotpCodeFormSchema),
-    defaultValues: { code: "" },
-  });
-
-  const onSubmit = handleSubmit(({ code }) => confirm.mutate(code, { onSuccess: onConfirmed }));
-
-  return (
-    <form onSubmit={onSubmit} noValidate className="max-w-xs space-y-4">
-      <TextField
-        label="6-digit code"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={9}
-        placeholder="123456"
-        className="font-mono tracking-[0.3em]"
-        error={errors.code?.message}
-        {...register("code")}
-      />
-      <Button type="submit" isLoading={confirm.isPending}>
-        {confirm.isPending ? "Verifying..." : "Verify"}
-      </Button>
-      {confirm.isError ? (
-        <FormMessage tone="error">
-          {getErrorMessage(confirm.error, "The code could not be checked. Please try again.")}
-        </FormMessage>
-      ) : null}
-    </form>
   );
 }
 
@@ -328,7 +287,7 @@ export function TwoFactorSetup(props: TSetupProps) {
           </div>
         </Step>
         <Step n={2} title="Enter the code the app shows">
-          <ConfirmCodeForm onConfirmed={() => setConfirmed(true)} />
+          <ConfirmCodeForm confirmCode={confirmTwoFactor} onConfirmed={() => setConfirmed(true)} />
         </Step>
       </ol>
       {emailCodes ? (
