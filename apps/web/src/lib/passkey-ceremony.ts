@@ -100,12 +100,25 @@ export function browserRefusal(error: unknown, ceremony: TCeremony): Error {
 }
 
 /** Whether this browser can use passkeys at all (WebAuthn). */
+/** Browsers refuse passkeys for a site opened by an IP address (WebAuthn needs a domain name, localhost included). */
+export const NO_PASSKEYS_AT_IP =
+  "Passkeys work only when the portal is opened by its name (such as localhost), not by an IP address.";
+const IP_ADDRESS = /^(\d{1,3}(\.\d{1,3}){3}|\[[\da-f:.]+\])$/i;
+
+/** Why passkeys cannot be used here (the browser, or the page's address), or null when they can. */
+export function webAuthnProblem(): string | null {
+  if (!browserSupportsWebAuthn()) return NO_WEBAUTHN;
+  if (IP_ADDRESS.test(globalThis.location?.hostname ?? "")) return NO_PASSKEYS_AT_IP;
+  return null;
+}
+
 export function webAuthnAvailable(): boolean {
-  return browserSupportsWebAuthn();
+  return webAuthnProblem() === null;
 }
 
 export function requireWebAuthn() {
-  if (!webAuthnAvailable()) throw new AppRequestError(NO_WEBAUTHN);
+  const problem = webAuthnProblem();
+  if (problem) throw new AppRequestError(problem);
 }
 
 /**

@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { FormMessage } from "@/components/ui/form-message";
 import { getErrorMessage } from "@/lib/errors";
-import { ADD_FAILED, NO_WEBAUTHN, webAuthnAvailable } from "@/lib/passkey-ceremony";
+import { ADD_FAILED, webAuthnAvailable, webAuthnProblem } from "@/lib/passkey-ceremony";
 import { addPasskey, suggestedPasskeyName, ZPasskeyNameFormSchema } from "@/lib/passkey-registration";
 import type { TPasskeyNameForm } from "@/lib/passkey-registration";
 
@@ -195,7 +195,7 @@ function PasskeyChoice({ onChoose }: { onChoose: () => void }) {
           Use a passkey
         </Button>
       ) : (
-        <FormMessage tone="info">{NO_WEBAUTHN}</FormMessage>
+        <FormMessage tone="info">{webAuthnProblem()}</FormMessage>
       )}
     </div>
   );

@@ -6,6 +6,7 @@ import {
   ADD_CANCELLED,
   ADD_FAILED,
   ALREADY_ADDED,
+  NO_PASSKEYS_AT_IP,
   NO_WEBAUTHN,
   PasskeyCeremonyAborted,
   SIGN_IN_CANCELLED,
@@ -15,6 +16,7 @@ import {
   passkeyRefusal,
   requestPasskey,
   verifyPasskey,
+  webAuthnProblem,
 } from "@/lib/passkey-ceremony";
 import {
   PASSKEY_NAME_MAX_LENGTH,
@@ -137,6 +139,19 @@ describe("the ceremonies", () => {
     await expect(requestPasskey({ autofill: false })).rejects.toThrow(NO_WEBAUTHN);
     expect(NO_WEBAUTHN).toBe("This browser cannot use passkeys.");
     expect(fakes.$fetch).not.toHaveBeenCalled();
+  });
+
+  it("asks nothing on a page opened by an IP address, which browsers refuse passkeys for", async () => {
+    vi.stubGlobal("location", { hostname: "127.0.0.1" });
+    try {
+      await expect(addPasskey("Phone")).rejects.toThrow(NO_PASSKEYS_AT_IP);
+      await expect(requestPasskey({ autofill: false })).rejects.toThrow(NO_PASSKEYS_AT_IP);
+      expect(fakes.$fetch).not.toHaveBeenCalled();
+      vi.stubGlobal("location", { hostname: "localhost" });
+      expect(webAuthnProblem()).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("stops at a closed prompt without sending anything to check", async () => {

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
 import { getErrorMessage } from "@/lib/errors";
-import { ADD_FAILED, NO_WEBAUTHN, webAuthnAvailable } from "@/lib/passkey-ceremony";
+import { ADD_FAILED, webAuthnAvailable, webAuthnProblem } from "@/lib/passkey-ceremony";
 import { suggestedPasskeyName } from "@/lib/passkey-registration";
 
 import { useAddPasskey } from "../api/add-passkey";
@@ -174,7 +174,7 @@ export function PasskeysCard({ onChanged }: { onChanged?: () => void }) {
 
       {supported ? null : (
         <div className="mt-4">
-          <FormMessage tone="info">{NO_WEBAUTHN}</FormMessage>
+          <FormMessage tone="info">{webAuthnProblem()}</FormMessage>
         </div>
       )}
 
