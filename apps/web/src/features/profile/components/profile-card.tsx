@@ -48,7 +48,7 @@ function NameEditor({ name, onDone }: { name: string; onDone: () => void }) {
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           autoComplete="name"
-          maxLength={200}
+          maxLength={100}
           // The editor opens on request (Edit), so moving focus into it is expected.
           autoFocus
           className={cn(controlClasses, "h-11 border-slate-300")}
