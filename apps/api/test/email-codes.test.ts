@@ -65,6 +65,11 @@ async function atSecondStep() {
   await t.enrolTwoFactor(person.email, person.password, cookie);
   const step = await t.signIn(person.email, person.password);
   expect(step.json()).toMatchObject({ twoFactorRedirect: true });
+  // The second step's methods say whether a code by email is on offer (the firm's policy).
+  const { emailCodes } = (await t.app.inject({ method: "GET", url: "/api/config" })).json() as {
+    emailCodes: boolean;
+  };
+  expect(step.json()).toMatchObject({ twoFactorMethods: emailCodes ? ["totp", "otp"] : ["totp"] });
   return { ...person, pending: cookieHeader(step) };
 }
 

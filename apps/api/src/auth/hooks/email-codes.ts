@@ -94,6 +94,18 @@ export function emailCodeConcern({ db, policy, codes }: EmailCodeDeps): Concern 
     ],
     after: [
       {
+        // The second step's methods as the firm allows them: Better Auth lists "otp" whenever codes by email are
+        // configured, which they always are here (the policy decides per request).
+        paths: onPath("/sign-in/email"),
+        run: async (ctx) => {
+          const { ok, body } = outcomeOf(ctx);
+          const methods = body.twoFactorMethods;
+          if (!ok || body.twoFactorRedirect !== true || !Array.isArray(methods)) return;
+          if ((await policy()).emailCodes) return;
+          return ctx.json({ ...body, twoFactorMethods: methods.filter((method) => method !== "otp") });
+        },
+      },
+      {
         paths: onPath(SEND),
         run: async (ctx) => {
           const person = (await signedInPerson(ctx)) ?? (await pendingPerson(ctx));
