@@ -17,7 +17,9 @@ const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect 
 const SCRIPTED = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><script>alert(1)</script><rect width="4" height="4"/></svg>`;
 
 async function primaryButtonColour(page: Page, name: string) {
-  return page.getByRole("button", { name }).evaluate((button) => getComputedStyle(button).backgroundColor);
+  return page
+    .getByRole("button", { name, exact: true })
+    .evaluate((button) => getComputedStyle(button).backgroundColor);
 }
 
 test("an admin's new logo and colour appear on /login, in both shells and in the next email", async ({

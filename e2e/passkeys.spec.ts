@@ -224,7 +224,7 @@ test("a new admin sets up a passkey as the second step, then signs in at /admin-
     await expect(earlier.page.getByText(PASSKEY_SIGN_IN_REQUIRED)).toBeVisible();
     await expect(earlier.page.getByRole("heading", { level: 1, name: "Clients" })).toHaveCount(0);
     await earlier.page.getByRole("button", { name: "Sign in again" }).click();
-    await expect(earlier.page).toHaveURL("/login");
+    await expect(earlier.page).toHaveURL("/admin-login");
     expect(await sessionOf(earlier.page)).toBeNull();
   });
 

@@ -28,10 +28,13 @@ export function ShellPage({
   signOut,
   twoFactor,
   continueTo,
+  signInPath,
 }: {
   signOut: TSignOut;
   twoFactor: ReturnType<typeof useTwoFactorGate>;
   continueTo: string;
+  /** The shell's sign-in page (/login or /admin-login). */
+  signInPath: string;
 }) {
   return (
     <>
@@ -40,7 +43,7 @@ export function ShellPage({
           <FormMessage tone="error">Sign-out failed. Please try again.</FormMessage>
         </div>
       ) : null}
-      <TwoFactorGate gate={twoFactor} continueTo={continueTo}>
+      <TwoFactorGate gate={twoFactor} continueTo={continueTo} signInPath={signInPath}>
         <Outlet />
       </TwoFactorGate>
     </>

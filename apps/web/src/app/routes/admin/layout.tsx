@@ -37,7 +37,7 @@ function AdminShell() {
         </AccountMenu>
       }
     >
-      <ShellPage signOut={signOut} twoFactor={twoFactor} continueTo="/admin" />
+      <ShellPage signOut={signOut} twoFactor={twoFactor} continueTo="/admin" signInPath="/admin-login" />
     </ShellLayout>
   );
 }

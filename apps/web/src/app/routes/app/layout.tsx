@@ -61,7 +61,7 @@ function UserShell() {
         </div>
       }
     >
-      <ShellPage signOut={signOut} twoFactor={twoFactor} continueTo="/" />
+      <ShellPage signOut={signOut} twoFactor={twoFactor} continueTo="/" signInPath="/login" />
     </ShellLayout>
   );
 }

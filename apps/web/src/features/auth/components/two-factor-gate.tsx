@@ -66,13 +66,15 @@ type TTwoFactorGateProps = {
   gate: TTwoFactorGateState;
   /** Where the person lands once set up. */
   continueTo: string;
+  /** Where "Sign in again" leads (the shell's sign-in page). */
+  signInPath: string;
   children: ReactNode;
 };
 
 const CARD = "mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8";
 
 /** In place of the pages: this session took the password alone, and the account's second step is a passkey. */
-function PasskeySignInAgain() {
+function PasskeySignInAgain({ signInPath }: { signInPath: string }) {
   const signOut = useSignOut();
   const navigate = useNavigate();
   return (
@@ -92,7 +94,7 @@ function PasskeySignInAgain() {
         <Button
           isLoading={signOut.isPending}
           onClick={() =>
-            signOut.mutate(undefined, { onSuccess: () => void navigate("/login", { replace: true }) })
+            signOut.mutate(undefined, { onSuccess: () => void navigate(signInPath, { replace: true }) })
           }
         >
           Sign in again
@@ -107,7 +109,7 @@ function PasskeySignInAgain() {
  * Shows `children` (the shell's page), or in their place the enrolment screen, the passkey sign-in notice or a
  * spinner (see `gate`).
  */
-export function TwoFactorGate({ gate, continueTo, children }: TTwoFactorGateProps) {
+export function TwoFactorGate({ gate, continueTo, signInPath, children }: TTwoFactorGateProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
@@ -119,7 +121,7 @@ export function TwoFactorGate({ gate, continueTo, children }: TTwoFactorGateProp
   );
   if (gate.screen === "pending") return pending;
   if (gate.screen === "pages") return children;
-  if (gate.screen === "passkey-sign-in") return <PasskeySignInAgain />;
+  if (gate.screen === "passkey-sign-in") return <PasskeySignInAgain signInPath={signInPath} />;
 
   // The spinner stays until the enrolment screen can show whole.
   return (
