@@ -55,6 +55,22 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
   );
 }
 
+/** The enrolment's last button: `onDone`, busy until it has finished. */
+function DoneButton({ doneLabel, onDone }: Pick<TSetupProps, "doneLabel" | "onDone">) {
+  const [finishing, setFinishing] = useState(false);
+  return (
+    <Button
+      isLoading={finishing}
+      onClick={() => {
+        setFinishing(true);
+        void Promise.resolve(onDone()).finally(() => setFinishing(false));
+      }}
+    >
+      {doneLabel}
+    </Button>
+  );
+}
+
 /** The app's enrolment is done: the backup codes, shown once, then `onDone`. */
 function BackupCodes({
   backupCodes,
@@ -65,7 +81,6 @@ function BackupCodes({
   doneLabel: string;
   onDone: TSetupProps["onDone"];
 }) {
-  const [finishing, setFinishing] = useState(false);
   return (
     <div className="space-y-5">
       <FormMessage tone="success">Two-step verification is on.</FormMessage>
@@ -94,15 +109,7 @@ function BackupCodes({
         >
           Copy codes
         </Button>
-        <Button
-          isLoading={finishing}
-          onClick={() => {
-            setFinishing(true);
-            void Promise.resolve(onDone()).finally(() => setFinishing(false));
-          }}
-        >
-          {doneLabel}
-        </Button>
+        <DoneButton doneLabel={doneLabel} onDone={onDone} />
       </div>
     </div>
   );
@@ -115,7 +122,6 @@ function BackupCodes({
 function PasskeyEnrolment({ onStarted, onDone, doneLabel, onBack }: TSetupProps & { onBack: () => void }) {
   const add = useMutation({ mutationFn: addPasskey });
   const [added, setAdded] = useState<string | null>(null);
-  const [finishing, setFinishing] = useState(false);
   const {
     register,
     handleSubmit,
@@ -129,15 +135,7 @@ function PasskeyEnrolment({ onStarted, onDone, doneLabel, onBack }: TSetupProps 
     return (
       <div className="space-y-5">
         <FormMessage tone="success">{`Your passkey "${added}" is set up. From now on, sign in with it.`}</FormMessage>
-        <Button
-          isLoading={finishing}
-          onClick={() => {
-            setFinishing(true);
-            void Promise.resolve(onDone()).finally(() => setFinishing(false));
-          }}
-        >
-          {doneLabel}
-        </Button>
+        <DoneButton doneLabel={doneLabel} onDone={onDone} />
       </div>
     );
   }
