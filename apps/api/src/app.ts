@@ -13,6 +13,7 @@ import type { AppConfig } from "./config.ts";
 import { countMigrations, type DatabaseHandle } from "./db/client.ts";
 import { canonicalRequestTarget } from "./lib/canonical-url.ts";
 import { useErrorHandler } from "./lib/error-handler.ts";
+import { useRequestFaults } from "./lib/request-faults.ts";
 import { redactUrl } from "./lib/redact.ts";
 import { createSharedStore } from "./lib/redis.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
@@ -33,6 +34,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { brandingRoutes } from "./branding/routes.ts";
 import { embedRoutes } from "./workbooks/embed-routes.ts";
 import { healthRoutes, type Lifecycle } from "./routes/health.ts";
+import { checkDeploymentSecrets } from "./deployment/secret-checks.ts";
 import { adminInvitationRoutes, invitationRoutes } from "./invitations/routes.ts";
 import { signInAlertRoutes } from "./signin/alert-routes.ts";
 import { createInvitationMailer, type InvitationMailer } from "./invitations/mail.ts";
@@ -60,7 +62,8 @@ export interface BuildAppOptions {
   embedder?: Embedder;
   /** The BI service's REST API; omitted → the configured one (Sigma or the built-in analytics server). */
   biClient?: SigmaRestClient;
-  logger?: boolean;
+  /** false: no log (most tests); a stream: the log's lines go there (tests that read the log). */
+  logger?: boolean | { stream: { write(line: string): void } };
 }
 
 export interface App {
@@ -102,8 +105,9 @@ export async function buildApp({
         requestId: request.id,
       });
     },
-    logger: logger && {
+    logger: logger !== false && {
       level: config.logLevel,
+      ...(typeof logger === "object" ? { stream: logger.stream } : {}),
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-cookie"]'],
       serializers: {
         req: (req: { method: string; url: string; originalUrl?: string; ip: string; id: string }) => ({
@@ -139,6 +143,7 @@ export async function buildApp({
       codes: createAccountLimits(db, config, "second-step", shared),
     },
     shared,
+    log: app.log,
   });
 
   app.setValidatorCompiler(validatorCompiler);
@@ -158,6 +163,9 @@ export async function buildApp({
     reply.header("x-request-id", request.id);
   });
 
+  // First of every request's hooks: what goes wrong while answering is kept with the request, and a 5xx is
+  // explained once in the log (lib/request-faults.ts).
+  useRequestFaults(app);
   useErrorHandler(app, db);
 
   useSecurityHeaders(app, config);
@@ -170,7 +178,13 @@ export async function buildApp({
   await app.register(authenticate, { auth, db, config, principals });
   // After authenticate: a signed-in principal's request is noted as its session's last activity (throttled).
   await app.register(sessionActivity, { db });
-  await app.register(healthRoutes, { database, expectedMigrations: countMigrations(), shared, lifecycle });
+  await app.register(healthRoutes, {
+    database,
+    expectedMigrations: countMigrations(),
+    shared,
+    lifecycle,
+    secretProblems: () => checkDeploymentSecrets(db, { config, record: false }),
+  });
   await app.register(authRoutes, { auth, db, config });
   await app.register(publicConfigRoutes, { config, db });
   await app.register(brandingRoutes, { branding });

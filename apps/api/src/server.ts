@@ -2,6 +2,7 @@ import { buildApp, DEFAULT_WEB_DIST } from "./app.ts";
 import { ensureUser } from "./accounts/accounts.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
+import { checkDeploymentSecrets } from "./deployment/secret-checks.ts";
 import { findPublishedCredentials, publishedCredentialsMessage } from "./demo/published-credentials.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import { startImportWorker } from "./import/worker.ts";
@@ -26,6 +27,20 @@ async function main() {
     database,
     webDist: process.env.WEB_DIST ?? DEFAULT_WEB_DIST,
   });
+
+  // Secrets the database depends on (issue 25): another AUDIT_KEY or BETTER_AUTH_SECRET than the database
+  // was written with stops start-up here, instead of failing one request in N behind the load balancer.
+  const problems = await checkDeploymentSecrets(database.db, {
+    config,
+    secretConfig: (await auth.$context).secretConfig,
+    record: true,
+  });
+  if (problems.length > 0) {
+    console.error(["The portal cannot start:", ...problems.map((p) => `  ${p.message}`)].join("\n"));
+    await app.close();
+    await database.close();
+    process.exit(1);
+  }
 
   if (config.admin) {
     const { status } = await ensureUser(database.db, {

@@ -68,6 +68,10 @@ const PORTAL_ERROR_CODES = [
   "URL_PART_TOO_LONG",
   // Anything unexpected on the server (the body never says more; the log has the cause)
   "INTERNAL_ERROR",
+  // The database (or another service the answer needs) is away for a moment: 503 with Retry-After
+  // (lib/dependency-faults.ts, issue 25). A write cut off mid-way may or may not have been saved.
+  "DEPENDENCY_UNAVAILABLE",
+  "WRITE_OUTCOME_UNKNOWN",
 ] as const;
 
 /**

@@ -16,6 +16,7 @@ import {
 } from "drizzle-orm";
 import { configure } from "safe-stable-stringify";
 import type { Executor } from "../db/client.ts";
+import { MisconfigurationError } from "../lib/dependency-faults.ts";
 import { auditChainHead, auditLog } from "../db/schema.ts";
 
 /**
@@ -123,7 +124,8 @@ async function readHead(db: Executor, key: AuditChainKey): Promise<Head> {
   const [head] = await db.select().from(auditChainHead).where(eq(auditChainHead.id, 1));
   if (!head) throw new Error("audit_chain_head is missing: run the migrations.");
   if (head.keyId && head.keyId !== key.id) {
-    throw new Error(
+    throw new MisconfigurationError(
+      "AUDIT_KEY",
       `The audit chain was started with another key (key id ${head.keyId}; this process has ${key.id}). ` +
         "Set AUDIT_KEY (or BETTER_AUTH_SECRET) to the key the chain was written with.",
     );

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from "fastify";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import type { SharedStore } from "../lib/redis.ts";
@@ -16,4 +17,6 @@ export interface AuthDependencies {
   shared?: SharedStore | undefined;
   /** The firm's name and colour for the mail (decision 014); omitted → the demo firm. */
   mailFirm?: () => Promise<MailFirm>;
+  /** The portal's logger: Better Auth's own lines go through it (auth-logger.ts); omitted → none. */
+  log?: FastifyBaseLogger;
 }

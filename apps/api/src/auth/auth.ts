@@ -20,6 +20,7 @@ import { TOTP_ISSUER, TOTP_PERIOD_SECONDS } from "./totp.ts";
 import type { AuthDependencies } from "./auth-dependencies.ts";
 import { accountHooks, emailFlows } from "./account-hooks.ts";
 import { DEFAULT_SELF_SIGN_UP_ROLE } from "./sign-up-rules.ts";
+import { betterAuthErrors, betterAuthLogger } from "./auth-logger.ts";
 
 /**
  * The admin plugin's own endpoints would change users outside the portal's transactions and audit
@@ -95,6 +96,8 @@ export function createAuth(dependencies: AuthDependencies) {
     basePath: "/api/auth",
     secret: config.authSecret,
     trustedOrigins: [config.publicUrl],
+    logger: betterAuthLogger(dependencies.log, config.logLevel),
+    onAPIError: betterAuthErrors(dependencies.log),
     disabledPaths: DISABLED_AUTH_PATHS,
     database: drizzleAdapter(db, {
       provider: "pg",

@@ -23,6 +23,8 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /** Connections to the database: open, idle, and requests waiting for one (PGlite: one, never waiting). */
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export function fromPglite(client: PGlite): DatabaseHandle {
     ping: async () => {
       await client.query("select 1");
     },
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: () => client.close(),
   };
 }
@@ -43,7 +46,9 @@ export function fromPglite(client: PGlite): DatabaseHandle {
 const MIGRATION_LOCK = 72_431_011;
 
 export function fromPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A server that accepts no connection (restarting, overloaded) is an error within five seconds, answered
+  // 503 (lib/dependency-faults.ts), instead of a request waiting for a connection without end.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle connection that the server ends (restart, failover, admin command) is reported here; the
   // pool replaces it. Without a listener the process would crash; queries in flight get their own error.
   pool.on("error", (error) => console.warn(`database connection closed: ${error.message}`));
@@ -70,6 +75,7 @@ export function fromPostgres(url: string): DatabaseHandle {
     ping: async () => {
       await pool.query("select 1");
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

@@ -259,6 +259,20 @@ export const auditChainHead = pgTable("audit_chain_head", {
 });
 
 /**
+ * What each secret setting the database depends on was when this database first met it, as a fingerprint
+ * (an HMAC under a key derived from the secret: it names the secret without revealing it). An instance
+ * started with another BETTER_AUTH_SECRET or embed secret is refused at start (issue 25), instead of
+ * answering one sign-in or embed in N wrongly behind a load balancer. The audit key has its own in
+ * `audit_chain_head.key_id`.
+ */
+export const secretFingerprints = pgTable("secret_fingerprints", {
+  /** The setting, e.g. BETTER_AUTH_SECRET, or SIGMA_EMBED_SECRET for one client id. */
+  name: text("name").primaryKey(),
+  fingerprint: text("fingerprint").notNull(),
+  recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Durable record of work to send to the BI service (Sigma or the built-in analytics server): a leased
  * work queue. Written in the same transaction as the change that causes it; any instance's worker claims
  * a due row (`FOR UPDATE SKIP LOCKED`, a lease until `lease_expires_at`), delivers it and settles it.
@@ -501,6 +515,7 @@ export const schema = {
   knownDevices,
   auditLog,
   auditChainHead,
+  secretFingerprints,
   provisioningRequests,
   privilege,
   workbooks,

@@ -4,7 +4,9 @@ import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ZodError } from "zod";
 import { recordRefusal } from "../access/refusal-audit.ts";
 import type { Database } from "../db/client.ts";
+import { RETRY_AFTER_SECONDS, unavailableAnswer, unavailableCause } from "./dependency-faults.ts";
 import { AppError } from "./errors.ts";
+import { notedUnavailable, noteRequestFault } from "./request-faults.ts";
 
 /** One error body for the portal's own API: { error (readable), code (stable), requestId }. */
 export function useErrorHandler(app: FastifyInstance, db: Database) {
@@ -37,7 +39,16 @@ export function useErrorHandler(app: FastifyInstance, db: Database) {
         .status(status)
         .send({ error: (error as Error).message, code: httpStatusCode(status), requestId: request.id });
     }
-    request.log.error({ err: error }, "request failed");
+    // Explained once in the log when the answer is sent (lib/request-faults.ts), with anything noted before.
+    noteRequestFault(request, { source: "handler", message: (error as Error).message, error });
+    // The database away (restarting, refusing, cut off), here or inside Better Auth: 503, try again.
+    const unavailable = unavailableCause(error) ?? notedUnavailable(request);
+    if (unavailable) {
+      return reply
+        .status(503)
+        .header("retry-after", String(RETRY_AFTER_SECONDS))
+        .send({ ...unavailableAnswer(unavailable, request.method), requestId: request.id });
+    }
     return reply.status(status >= 500 ? status : 500).send({
       error: "Something went wrong on our side. Please try again.",
       code: "INTERNAL_ERROR",

@@ -4,6 +4,8 @@ import type { Auth } from "../auth/auth.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { RETRY_AFTER_SECONDS, unavailableAnswer } from "../lib/dependency-faults.ts";
+import { notedUnavailable, noteRequestFault } from "../lib/request-faults.ts";
 import { sendWebResponse, toWebRequest } from "../lib/web-request.ts";
 
 export interface AuthRoutesOptions {
@@ -56,6 +58,25 @@ export async function authRoutes(app: FastifyInstance, { auth, db, config }: Aut
     config: { public: true },
     handler: async (request, reply) => {
       let response = await auth.handler(toWebRequest(request, config.publicUrl));
+      if (response.status >= 500) {
+        // Better Auth answers its own failures 500 with a generic body; what it logged on the way (through
+        // the portal's logger, auth/auth.ts) says why. The database away is a 503, as on every other route.
+        const unavailable = notedUnavailable(request);
+        if (unavailable) {
+          return reply
+            .status(503)
+            .header("retry-after", String(RETRY_AFTER_SECONDS))
+            .send({ ...unavailableAnswer(unavailable, request.method), requestId: request.id });
+        }
+        const body = (await response
+          .clone()
+          .json()
+          .catch(() => null)) as { code?: unknown; message?: unknown } | null;
+        noteRequestFault(request, {
+          source: "better-auth",
+          message: `Better Auth answered ${response.status}${typeof body?.code === "string" ? ` ${body.code}` : ""}`,
+        });
+      }
       if (!response.ok && response.status >= 400) {
         const headers = new Headers(response.headers);
         headers.set("content-type", "application/json");

@@ -12,7 +12,11 @@ import { createOTP } from "@better-auth/utils/otp";
 
 export const ORIGIN = "http://127.0.0.1:3999";
 
-export async function createTestApp(database: DatabaseHandle, env: Record<string, string> = {}) {
+export async function createTestApp(
+  database: DatabaseHandle,
+  env: Record<string, string> = {},
+  options: { logStream?: { write(line: string): void } } = {},
+) {
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "portal-test-")),
@@ -23,7 +27,11 @@ export async function createTestApp(database: DatabaseHandle, env: Record<string
     SIGNUP_ALLOWED_DOMAINS: "meridian-advisory.example",
     ...env,
   });
-  const built = await buildApp({ config, database, logger: false });
+  const built = await buildApp({
+    config,
+    database,
+    logger: options.logStream ? { stream: options.logStream } : false,
+  });
   await built.app.ready();
   let counter = 0;
   /** Raw TOTP secrets of the users enrolled through `enrolTwoFactor`, by email. */
