@@ -5,7 +5,7 @@ import { constants as zlibConstants } from "node:zlib";
 import fastifyCompress from "@fastify/compress";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { createBrandingStore } from "./branding/store.ts";
+import { createBrandingStore, type BrandingStore } from "./branding/store.ts";
 import { auditChainKey, useAuditChainKey } from "./audit/chain.ts";
 import { createAccountLimits } from "./auth/account-limits.ts";
 import { createAuth, type Auth } from "./auth/auth.ts";
@@ -13,9 +13,10 @@ import type { AppConfig } from "./config.ts";
 import { countMigrations, type DatabaseHandle } from "./db/client.ts";
 import { canonicalRequestTarget } from "./lib/canonical-url.ts";
 import { useErrorHandler } from "./lib/error-handler.ts";
+import { useMetrics } from "./metrics/routes.ts";
 import { useRequestFaults } from "./lib/request-faults.ts";
 import { redactUrl } from "./lib/redact.ts";
-import { createSharedStore } from "./lib/redis.ts";
+import { createSharedStore, type SharedStore } from "./lib/redis.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { useAccessCaches } from "./access/invalidation.ts";
 import { adminAuditRoutes } from "./audit/routes.ts";
@@ -167,6 +168,7 @@ export async function buildApp({
   // explained once in the log (lib/request-faults.ts).
   useRequestFaults(app);
   useErrorHandler(app, db);
+  useMetrics(app, { config, database, shared, biClient });
 
   useSecurityHeaders(app, config);
 
@@ -200,13 +202,51 @@ export async function buildApp({
     lifetimeMs: config.inviteLifetimeMs,
     mailFirm: async () => (await branding.current()).branding,
   });
+  const delegationReminders = await domainRoutes(app, {
+    auth,
+    db,
+    config,
+    shared,
+    biClient,
+    embedder: sigmaEmbedder,
+    invitations,
+    identities,
+    reminders: { mailer: mail, branding },
+  });
+
+  await webFiles(app, webDist);
+
+  app.addHook("onClose", async () => {
+    mail.close();
+    await shared?.close();
+  });
+  return { app, auth, biClient, lifecycle, invitations, delegationReminders };
+}
+
+interface DomainRouteDeps {
+  auth: Auth;
+  db: DatabaseHandle["db"];
+  config: AppConfig;
+  shared: SharedStore | undefined;
+  biClient: SigmaRestClient;
+  embedder: Embedder;
+  invitations: InvitationMailer;
+  identities: ReturnType<typeof useAccessCaches>["identities"];
+  reminders: { mailer: Mailer; branding: BrandingStore };
+}
+
+/** The portal's own API, domain by domain; returns the delegation reminders it starts. */
+async function domainRoutes(
+  app: FastifyInstance,
+  { auth, db, config, shared, biClient, embedder, invitations, identities, reminders }: DomainRouteDeps,
+): Promise<DelegationReminders> {
   // The back office: each domain's admin routes gate themselves (401 without a session, 403 for any other role).
   await app.register(workbookAdminRoutes, { db });
-  await app.register(viewAsClientRoutes, { db, embedder: sigmaEmbedder });
+  await app.register(viewAsClientRoutes, { db, embedder });
   await app.register(syncRoutes, { db, biClient });
   await app.register(adminAuditRoutes, { db });
   await app.register(adminImportRoutes, { db, canInvite: true });
-  await app.register(peopleRoutes, { auth, db, embedder: sigmaEmbedder, invitations });
+  await app.register(peopleRoutes, { auth, db, embedder, invitations });
   await app.register(invitationRoutes, { auth, db, config, invitations, shared });
   await app.register(adminInvitationRoutes, { auth, db, config, invitations });
   await app.register(signInAlertRoutes, { auth, db, config, shared });
@@ -218,10 +258,10 @@ export async function buildApp({
   await app.register(sessionRoutes, { auth, db });
   await app.register(householdRoutes, { db });
   // Clients are mailed a week before a delegation ends: from the app's start until it closes.
-  const delegationReminders = useDelegationReminders(app, { db, mailer: mail, config, branding });
+  const delegationReminders = useDelegationReminders(app, { db, config, ...reminders });
   await app.register(embedRoutes, {
     db,
-    embedder: sigmaEmbedder,
+    embedder,
     perMinute: config.embedRateLimitPerMinute,
     identities,
     // One audit statement in flight: appends to the hash chain are serialised anyway (decision 007), and
@@ -229,12 +269,5 @@ export async function buildApp({
     auditWriters: 1,
     shared,
   });
-
-  await webFiles(app, webDist);
-
-  app.addHook("onClose", async () => {
-    mail.close();
-    await shared?.close();
-  });
-  return { app, auth, biClient, lifecycle, invitations, delegationReminders };
+  return delegationReminders;
 }

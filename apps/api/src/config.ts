@@ -137,6 +137,13 @@ const EnvSchema = z.object({
   SIGMA_MEMBER_TYPES: z.string().optional(),
   /** Embed UI options sent on every URL, e.g. "theme=Dark,menu_position=none,hide_folder_navigation=true". */
   SIGMA_EMBED_UI: z.string().optional(),
+  /** Bearer token of GET /metrics (Prometheus); unset with METRICS_PORT unset → no /metrics at all. */
+  METRICS_TOKEN: z
+    .string()
+    .min(24, "must be at least 24 characters (a random secret the scraper sends)")
+    .optional(),
+  /** /metrics on this port of HOST instead of the main one. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -186,6 +193,8 @@ export interface AppConfig {
   };
   oidc: (SocialProviderConfig & { issuer: string; name: string }) | undefined;
   sigma: SigmaConfig;
+  /** Prometheus's /metrics: on the main port with a token, or on a port of its own (metrics/). */
+  metrics: { token: string | undefined; port: number | undefined };
 }
 
 export interface SigmaConfig {
@@ -294,6 +303,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const memberTypes = parsePrivilegeMap(problems, "SIGMA_MEMBER_TYPES", env.SIGMA_MEMBER_TYPES, accountTypes);
 
   const mfaRequiredRoles = parseRoleList(problems, "MFA_REQUIRED_ROLES", env.MFA_REQUIRED_ROLES);
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
+    problems.push("METRICS_PORT must differ from PORT (leave it unset to serve /metrics on PORT)");
 
   if (problems.length > 0) throw new ConfigError(problems);
   const analyticsUrl = (env.ANALYTICS_PUBLIC_URL ?? `http://127.0.0.1:${env.ANALYTICS_PORT}`).replace(
@@ -356,6 +367,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       memberTypes,
       ui: embedUi,
     },
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
   };
 }
 

@@ -6,6 +6,7 @@ import { checkDeploymentSecrets } from "./deployment/secret-checks.ts";
 import { findPublishedCredentials, publishedCredentialsMessage } from "./demo/published-credentials.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import { startImportWorker } from "./import/worker.ts";
+import { startMetricsListener } from "./metrics/listener.ts";
 import { startProvisioningWorker } from "./sigma/provisioning.ts";
 
 async function main() {
@@ -78,6 +79,9 @@ async function main() {
   // Imports CSV files of clients and employees in batches (decision 013); every instance runs one.
   const importWorker = startImportWorker({ db: database.db, log: app.log, invitations });
 
+  // METRICS_PORT: Prometheus's /metrics on a port of its own (metrics/listener.ts); else nothing.
+  const metricsListener = await startMetricsListener(app, config, database.db);
+
   // Graceful shutdown, within 10 s: /readyz says 503 at once (the load balancer stops sending), then the
   // listener closes and requests in flight finish, the worker gives back its claims, and the process exits.
   let stopping = false;
@@ -98,6 +102,7 @@ async function main() {
       app.close().finally(() => clearInterval(idle)),
       worker.stop(4_000),
       importWorker.stop(),
+      metricsListener?.close(),
     ]);
     await database.close();
     process.exit(0);

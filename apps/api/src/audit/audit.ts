@@ -1,5 +1,6 @@
 import type { Executor } from "../db/client.ts";
 import type { AuditAction, AuditOutcome } from "./actions.ts";
+import { countAuditRows } from "../metrics/counters.ts";
 import { appendChained, type PendingRow } from "./chain.ts";
 
 export type { AuditAction, AuditOutcome } from "./actions.ts";
@@ -41,6 +42,7 @@ export function auditSourceFromHeaders(headers: Headers | undefined | null): Aud
  */
 export async function recordAudit(db: Executor, event: AuditEvent): Promise<void> {
   await appendChained(db, [auditRow(event, new Date())]);
+  countAuditRows([event]);
 }
 
 /** Appends several events in one statement (a batch of the CSV import: one row per person created). */
@@ -50,6 +52,7 @@ export async function recordAudits(db: Executor, events: AuditEvent[]): Promise<
     db,
     events.map((event) => auditRow(event, at)),
   );
+  countAuditRows(events);
 }
 
 // Text as PostgreSQL stores it (a lone surrogate becomes U+FFFD), so the hash covers what is read back.
@@ -128,7 +131,10 @@ export function createAuditAppender(db: Executor, options: { writers?: number; m
       batch.map((entry) => ({ ...entry.row, occurredAt: at })),
     )
       .then(
-        () => batch.forEach((entry) => entry.resolve()),
+        () => {
+          countAuditRows(batch.map((entry) => entry.row));
+          batch.forEach((entry) => entry.resolve());
+        },
         (error: unknown) => batch.forEach((entry) => entry.reject(error)),
       )
       .finally(() => {
