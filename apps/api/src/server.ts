@@ -3,6 +3,7 @@ import { ensureUser } from "./accounts/accounts.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/client.ts";
 import { checkDeploymentSecrets } from "./deployment/secret-checks.ts";
+import { dependencyFault } from "./lib/dependency-faults.ts";
 import { findPublishedCredentials, publishedCredentialsMessage } from "./demo/published-credentials.ts";
 import { seedDemoData } from "./demo/seed.ts";
 import { startImportWorker } from "./import/worker.ts";
@@ -140,6 +141,15 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
+  // The database away at start: said as such (naming the setting), not as a driver's stack.
+  const away = dependencyFault(error);
+  if (away?.dependency === "database") {
+    console.error(
+      `The portal could not start: the database (DATABASE_URL) is not reachable (${away.detail}). ` +
+        "Start it, or check DATABASE_URL, and start the portal again.",
+    );
+    process.exit(1);
+  }
   console.error("The portal could not start:", error instanceof Error ? error.message : error);
   if (process.env.LOG_LEVEL === "debug") console.error(error);
   process.exit(1);

@@ -351,6 +351,14 @@ describe("an instance whose secrets do not fit the database refuses to start", (
     });
   }
 
+  it("a database that cannot be reached stops start-up with a message naming DATABASE_URL", async () => {
+    const closedPort = await freePort();
+    const started = await runServer({ DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/portal` });
+    expect(started.code).toBe(1);
+    expect(started.output).not.toContain("is running at");
+    expect(started.output).toContain("the database (DATABASE_URL) is not reachable (ECONNREFUSED");
+  }, 60_000);
+
   it("names AUDIT_KEY, or BETTER_AUTH_SECRET, before it listens", async () => {
     // The first instance writes the audit chain (a refused sign-in is audited) with its key.
     const first = await runServer({ AUDIT_KEY, BETTER_AUTH_SECRET: AUTH_SECRET }, async (url) => {
