@@ -126,6 +126,7 @@ export async function buildApp({
     },
   });
   const db = database.db;
+  database.useLog(app.log);
   useAuditChainKey(auditChainKey(config.auditKeySecret));
   const mail =
     mailer ??

@@ -25,6 +25,8 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** Connections to the database: open, idle, and requests waiting for one (PGlite: one, never waiting). */
   poolStats(): { total: number; idle: number; waiting: number };
+  /** Where the pool reports connections the server ended while idle (the app's logger once it exists). */
+  useLog(log: { warn(details: object, message: string): void }): void;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export function fromPglite(client: PGlite): DatabaseHandle {
       await client.query("select 1");
     },
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    useLog: () => undefined,
     close: () => client.close(),
   };
 }
@@ -51,7 +54,10 @@ export function fromPostgres(url: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle connection that the server ends (restart, failover, admin command) is reported here; the
   // pool replaces it. Without a listener the process would crash; queries in flight get their own error.
-  pool.on("error", (error) => console.warn(`database connection closed: ${error.message}`));
+  let log: { warn(details: object, message: string): void } = {
+    warn: (_details, message) => console.warn(message),
+  };
+  pool.on("error", (error) => log.warn({ err: error }, `database connection closed: ${error.message}`));
   const db = drizzleNodePg(pool, { schema });
   return {
     db: db as unknown as Database,
@@ -76,6 +82,7 @@ export function fromPostgres(url: string): DatabaseHandle {
       await pool.query("select 1");
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    useLog: (next) => void (log = next),
     close: () => pool.end(),
   };
 }
