@@ -191,6 +191,54 @@ describe("the database away: 503 with Retry-After, never 500", () => {
   });
 });
 
+describe("sign-in guesses answered 503 do not count against the account", () => {
+  const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let relay: Awaited<ReturnType<typeof databaseRelay>>;
+  let database: DatabaseHandle;
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(serverUrl, "portal_faults_lock");
+    relay = await databaseRelay(new URL(scratch.url));
+    database = fromPostgres(relay.url);
+    await database.migrate();
+    // With Redis the lock counts there, so a guess is counted while the database is away.
+    t = await createTestApp(database, {
+      REDIS_URL: "redis://127.0.0.1:6379",
+      REDIS_KEY_PREFIX: `faults-${Math.random().toString(36).slice(2)}:`,
+      SIGNIN_MAX_FAILURES: "3",
+      AUTH_IP_LIMIT_PER_MINUTE: "1000",
+    });
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await database.close();
+    await relay.close();
+    await scratch.drop();
+  });
+
+  it("five attempts during an outage, then the right password signs in (no lock)", async () => {
+    const client = await t.createUser("client");
+    await relay.cut();
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        const res = await t.signIn(client.email, client.password, `10.9.0.${i + 1}`);
+        expect(res.statusCode, res.body).toBe(503);
+      }
+    } finally {
+      await relay.restore();
+    }
+    const after = await t.signIn(client.email, client.password, "10.9.1.1");
+    expect(after.statusCode, after.body).toBe(200);
+    // Wrong guesses still count: three lock the account.
+    for (let i = 0; i < 3; i += 1) {
+      expect((await t.signIn(client.email, `wrong-${i}-password`, "10.9.2.1")).statusCode).toBe(401);
+    }
+    expect((await t.signIn(client.email, client.password, "10.9.2.2")).statusCode).toBe(429);
+  });
+});
+
 describe("every 5xx explained once in the structured log", () => {
   let database: DatabaseHandle;
   let t: Awaited<ReturnType<typeof createTestApp>>;

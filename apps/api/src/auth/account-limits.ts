@@ -21,6 +21,8 @@ export interface AccountLimits {
   take(key: string): Promise<LimitDecision>;
   /** Clears the counts of `key` (a successful sign-in, a password reset). */
   clear(key: string): Promise<void>;
+  /** Gives back one guess counted by `take` that was never judged (the database was away: a 503). */
+  giveBack(key: string): Promise<void>;
 }
 
 /**
@@ -71,6 +73,9 @@ export function createAccountLimits(
         const wait = Math.max(...results.map((r) => (r as RateLimiterRes).msBeforeNext));
         return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
       }
+    },
+    async giveBack(key) {
+      await Promise.all(windows.map((w) => w.reward(key, 1)));
     },
     async clear(key) {
       // Every store: a count taken while Redis was down stays in the database.

@@ -58,6 +58,14 @@ export function fromPostgres(url: string): DatabaseHandle {
     warn: (_details, message) => console.warn(message),
   };
   pool.on("error", (error) => log.warn({ err: error }, `database connection closed: ${error.message}`));
+  // The pool listens only on idle connections: one that is checked out (inside a transaction, between two
+  // statements) and ended by the server would emit an unhandled 'error' and end the process. The statement
+  // in flight, or the next one, fails on its own and is answered 503 (lib/dependency-faults.ts).
+  pool.on("connect", (client) =>
+    client.on("error", (error) =>
+      log.warn({ err: error }, `database connection closed while in use: ${error.message}`),
+    ),
+  );
   const db = drizzleNodePg(pool, { schema });
   return {
     db: db as unknown as Database,

@@ -6,7 +6,7 @@ import { recordRefusal } from "../access/refusal-audit.ts";
 import type { Database } from "../db/client.ts";
 import { RETRY_AFTER_SECONDS, unavailableAnswer, unavailableCause } from "./dependency-faults.ts";
 import { AppError } from "./errors.ts";
-import { notedUnavailable, noteRequestFault } from "./request-faults.ts";
+import { notedUnavailable, noteRequestFault, settleUnavailable } from "./request-faults.ts";
 
 /** One error body for the portal's own API: { error (readable), code (stable), requestId }. */
 export function useErrorHandler(app: FastifyInstance, db: Database) {
@@ -44,6 +44,7 @@ export function useErrorHandler(app: FastifyInstance, db: Database) {
     // The database away (restarting, refusing, cut off), here or inside Better Auth: 503, try again.
     const unavailable = unavailableCause(error) ?? notedUnavailable(request);
     if (unavailable) {
+      await settleUnavailable(request);
       return reply
         .status(503)
         .header("retry-after", String(RETRY_AFTER_SECONDS))

@@ -17,6 +17,8 @@ export interface FaultNote {
 
 interface RequestFaults {
   notes: FaultNote[];
+  /** What to undo if the request is answered "unavailable" (a guess counted but never judged). */
+  undo: Array<() => Promise<void>>;
 }
 
 const inScope = new AsyncLocalStorage<RequestFaults>();
@@ -28,6 +30,26 @@ export function noteFault(note: FaultNote): boolean {
   if (!faults) return false;
   faults.notes.push(note);
   return true;
+}
+
+/**
+ * Registers what to undo should the request end as "the database is away" (503): the request changed
+ * something before it could be judged (the sign-in lock counted a guess). Outside a request: nothing.
+ */
+export function undoIfUnavailable(undo: () => Promise<void>): void {
+  inScope.getStore()?.undo.push(undo);
+}
+
+/** Runs what was registered to undo, now that `request` is answered 503; an undo that fails is logged. */
+export async function settleUnavailable(request: FastifyRequest): Promise<void> {
+  const faults = byRequest.get(request);
+  if (!faults) return;
+  const undo = faults.undo.splice(0);
+  for (const step of undo) {
+    await step().catch((error: unknown) =>
+      faults.notes.push({ source: "undo", message: "could not undo a step of the request", error }),
+    );
+  }
 }
 
 /** Notes a cause for `request` where the request is at hand (the error handler). */
@@ -75,7 +97,7 @@ const describe = (note: FaultNote) => ({
  */
 export function useRequestFaults(app: FastifyInstance): void {
   app.addHook("onRequest", (request, _reply, done) => {
-    const faults: RequestFaults = { notes: [] };
+    const faults: RequestFaults = { notes: [], undo: [] };
     byRequest.set(request, faults);
     inScope.run(faults, done);
   });

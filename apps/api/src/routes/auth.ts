@@ -5,7 +5,7 @@ import { recordAudit } from "../audit/audit.ts";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { RETRY_AFTER_SECONDS, unavailableAnswer } from "../lib/dependency-faults.ts";
-import { notedUnavailable, noteRequestFault } from "../lib/request-faults.ts";
+import { notedUnavailable, noteRequestFault, settleUnavailable } from "../lib/request-faults.ts";
 import { sendWebResponse, toWebRequest } from "../lib/web-request.ts";
 
 export interface AuthRoutesOptions {
@@ -63,6 +63,8 @@ export async function authRoutes(app: FastifyInstance, { auth, db, config }: Aut
         // the portal's logger, auth/auth.ts) says why. The database away is a 503, as on every other route.
         const unavailable = notedUnavailable(request);
         if (unavailable) {
+          // A guess the lock counted was never judged: it is given back (the person may simply retry).
+          await settleUnavailable(request);
           return reply
             .status(503)
             .header("retry-after", String(RETRY_AFTER_SECONDS))

@@ -32,6 +32,9 @@ export const ADMIN = {
   password: "granite-harbour-ledger-77",
 };
 
+/** Set on the balancer's own 502 (no instance answered: the one it chose was killed or had exited). */
+export const BALANCER_HEADER = "x-cluster-balancer";
+
 export interface Instance {
   name: string;
   port: number;
@@ -68,7 +71,10 @@ function forward(req: IncomingMessage, body: Buffer, target: number, res: Server
     const upstream = httpRequest(
       { host: "127.0.0.1", port: target, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // Hop-by-hop headers are the instance's own connection's: passed on, the instance's Keep-Alive
+        // timeout (72 s) would have the client reuse a connection this proxy closes after 5 s idle.
+        const { connection: _connection, "keep-alive": _keepAlive, ...headers } = answer.headers;
+        res.writeHead(answer.statusCode ?? 502, headers);
         answer.pipe(res);
         answer.on("end", () => resolve(true));
         answer.on("error", () => resolve(true));
@@ -137,7 +143,9 @@ export async function startCluster(options: ClusterOptions = {}) {
     const live = instances.filter((i): i is Instance => i !== undefined);
     const target = live[turn++ % Math.max(1, live.length)];
     if (!target || !(await forward(req, body, target.port, res))) {
-      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" });
+      // Marked as the balancer's own answer, so a test can tell it from an instance's 502.
+      if (!res.headersSent)
+        res.writeHead(502, { "content-type": "application/json", [BALANCER_HEADER]: "no-answer" });
       res.end(JSON.stringify({ error: "No instance answered." }));
     }
   });
@@ -177,7 +185,7 @@ export async function startCluster(options: ClusterOptions = {}) {
     const output: string[] = [];
     const keep = (chunk: Buffer) => {
       output.push(chunk.toString());
-      if (output.length > 200) output.shift();
+      if (output.length > 2_000) output.shift();
     };
     child.stdout!.on("data", keep);
     child.stderr!.on("data", keep);
@@ -236,6 +244,8 @@ export async function startCluster(options: ClusterOptions = {}) {
     },
     dataDir,
     databaseUrl: database.url,
+    /** What the instances derive the audit chain key from (`auditChainKey`): AUDIT_KEY, else the auth secret. */
+    auditKeySecret: (env as NodeJS.ProcessEnv).AUDIT_KEY ?? env.BETTER_AUTH_SECRET,
     instances,
     biCalls,
     startInstance,
@@ -257,10 +267,13 @@ export async function startCluster(options: ClusterOptions = {}) {
       balancer.closeAllConnections();
       biProxy.closeAllConnections();
       await new Promise((r) => biProxy.close(r));
-      await analytics?.close();
-      analytics = undefined;
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await analytics?.close();
+        analytics = undefined;
+        await database.drop();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

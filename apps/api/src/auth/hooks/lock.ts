@@ -2,6 +2,7 @@ import type { ApiErrorCode } from "@portal/contracts";
 import { recordAudit } from "../../audit/audit.ts";
 import type { Database } from "../../db/client.ts";
 import type { AccountLimits } from "../account-limits.ts";
+import { undoIfUnavailable } from "../../lib/request-faults.ts";
 import { passkeyOwner } from "./passkeys.ts";
 import {
   alreadyAudited,
@@ -76,6 +77,8 @@ export function lockConcern({ db, passwords, codes }: LockDeps): Concern {
           if (!email) return;
           const decision = await passwords.take(email);
           if (!decision.allowed) await refuse(ctx, decision.retryAfterSeconds, { email });
+          // The database away before the password is judged: this guess does not count (answered 503).
+          undoIfUnavailable(() => passwords.giveBack(email));
         },
       },
       {
@@ -89,6 +92,7 @@ export function lockConcern({ db, passwords, codes }: LockDeps): Concern {
           const decision = await passwords.take(email);
           if (!decision.allowed)
             await refuse(ctx, decision.retryAfterSeconds, { email, userId: owner.userId });
+          undoIfUnavailable(() => passwords.giveBack(email));
         },
       },
       {
@@ -100,6 +104,7 @@ export function lockConcern({ db, passwords, codes }: LockDeps): Concern {
           if (!decision.allowed) {
             await refuse(ctx, decision.retryAfterSeconds, { email: who.email, userId: who.key });
           }
+          undoIfUnavailable(() => codes.giveBack(who.key));
         },
       },
     ],
