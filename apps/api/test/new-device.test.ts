@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -6,7 +5,6 @@ import path from "node:path";
 import { NOT_ME_LINK_INCOMPLETE } from "@portal/contracts";
 import { sql, type SQL } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import type { DatabaseHandle } from "../src/db/client.ts";
@@ -14,6 +12,7 @@ import { DEVICE_COOKIE_MAX_AGE_SECONDS, notMeIdentifier } from "../src/signin/ne
 import { createTestApp, ORIGIN, totpCode } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
 import { freePort } from "./support/net.ts";
+import { startPrivateRedis, type PrivateRedis } from "./support/private-redis.ts";
 import { startSmtpServer, type ReceivedMail } from "./support/smtp.ts";
 
 /**
@@ -28,33 +27,10 @@ const FIREFOX_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:133.0) Gec
 
 let database: DatabaseHandle;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let redis: ChildProcess | undefined;
+let redis: PrivateRedis | undefined;
 let a: Awaited<ReturnType<typeof createTestApp>>;
 let b: Awaited<ReturnType<typeof createTestApp>>;
 type TestApp = typeof a;
-
-async function startRedis(port: number) {
-  redis = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    {
-      stdio: "ignore",
-    },
-  );
-  const probe = new Redis(port, "127.0.0.1", { lazyConnect: true, maxRetriesPerRequest: 0 });
-  probe.on("error", () => undefined);
-  await waitFor(async () => {
-    try {
-      await probe.connect();
-      await probe.ping();
-      return true;
-    } catch {
-      probe.disconnect();
-      return false;
-    }
-  }, "redis-server answers");
-  probe.disconnect();
-}
 
 async function waitFor(check: () => Promise<boolean>, what: string, ms = 10_000) {
   const deadline = Date.now() + ms;
@@ -66,13 +42,12 @@ async function waitFor(check: () => Promise<boolean>, what: string, ms = 10_000)
 }
 
 beforeAll(async () => {
-  const redisPort = await freePort();
-  await startRedis(redisPort);
+  redis = await startPrivateRedis();
   database = await createTestDatabase();
   smtp = await startSmtpServer();
   const env = {
     SMTP_URL: smtp.url,
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    REDIS_URL: redis.url,
     REDIS_KEY_PREFIX: `test-${randomUUID()}:`,
     // Long enough that only an invalidation, never the time to live, explains a refusal below.
     ACCESS_CACHE_SECONDS: "60",
@@ -87,13 +62,7 @@ afterAll(async () => {
   await b?.app.close();
   await database?.close();
   await smtp?.close();
-  if (redis && redis.exitCode === null) {
-    const child = redis;
-    await new Promise<void>((resolve) => {
-      child.once("exit", () => resolve());
-      child.kill("SIGKILL");
-    });
-  }
+  await redis?.close();
 });
 
 const query = async <T>(statement: SQL) =>

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { DEMO_CLIENTS, DEMO_WORKBOOKS } from "@portal/contracts/demo";
 import { sql } from "drizzle-orm";
@@ -8,53 +7,19 @@ import type { DatabaseHandle } from "../src/db/client.ts";
 import { seedDemoData } from "../src/demo/seed.ts";
 import { cookieHeader, createTestApp, headersFor, ORIGIN } from "./support/app.ts";
 import { createTestDatabase } from "./support/database.ts";
-import { freePort } from "./support/net.ts";
+import { startPrivateRedis, type PrivateRedis } from "./support/private-redis.ts";
 
 /**
  * Two portal instances on one database and one real Redis (a private redis-server, so it can be stopped
  * and started without disturbing anything else): the shared state of decision 009.
  */
 let database: DatabaseHandle;
+let redis: PrivateRedis;
 let redisPort: number;
-let redis: ChildProcess | undefined;
 let a: Awaited<ReturnType<typeof createTestApp>>;
 let b: Awaited<ReturnType<typeof createTestApp>>;
 const [olivia] = DEMO_CLIENTS;
 const [portfolio] = DEMO_WORKBOOKS;
-
-async function startRedis() {
-  redis = spawn(
-    "redis-server",
-    ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    {
-      stdio: "ignore",
-    },
-  );
-  const probe = new Redis(redisPort, "127.0.0.1", { lazyConnect: true, maxRetriesPerRequest: 0 });
-  probe.on("error", () => undefined);
-  for (let i = 0; i < 100; i++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return;
-    } catch {
-      probe.disconnect();
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error("redis-server did not start");
-}
-
-async function stopRedis() {
-  const child = redis;
-  redis = undefined;
-  if (!child || child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
 
 async function waitFor(check: () => Promise<boolean>, ms = 10_000, what = "condition") {
   const deadline = Date.now() + ms;
@@ -66,11 +31,11 @@ async function waitFor(check: () => Promise<boolean>, ms = 10_000, what = "condi
 }
 
 beforeAll(async () => {
-  redisPort = await freePort();
-  await startRedis();
+  redis = await startPrivateRedis();
+  redisPort = Number(new URL(redis.url).port);
   database = await createTestDatabase();
   const env = {
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    REDIS_URL: redis.url,
     REDIS_KEY_PREFIX: `test-${randomUUID()}:`,
     // Long enough that only an invalidation, never the time to live, can explain a refusal below.
     ACCESS_CACHE_SECONDS: "60",
@@ -89,7 +54,7 @@ afterAll(async () => {
   await a?.app.close();
   await b?.app.close();
   await database?.close();
-  await stopRedis();
+  await redis.stop();
 });
 
 const me = (t: typeof a, cookie: string) =>
@@ -246,7 +211,7 @@ describe("several instances with REDIS_URL", () => {
   it("keeps serving while Redis is down (caches off, limits in the database, /readyz degraded), and recovers", async () => {
     const cookie = await a.sessionCookie(olivia.email, olivia.password);
     expect((await me(b, cookie)).statusCode).toBe(200);
-    await stopRedis();
+    await redis.stop();
     await waitFor(
       async () => (await b.app.inject({ method: "GET", url: "/readyz" })).json().status === "degraded",
     );
@@ -265,7 +230,7 @@ describe("several instances with REDIS_URL", () => {
     }
     expect((await b.signIn(email, password, "198.18.0.99")).statusCode).toBe(429);
 
-    await startRedis();
+    await redis.start();
     await waitFor(
       async () => (await b.app.inject({ method: "GET", url: "/readyz" })).json().status === "ready",
     );
@@ -297,9 +262,9 @@ describe("several instances with REDIS_URL", () => {
       }
     })();
     await new Promise((r) => setTimeout(r, 300));
-    await stopRedis();
+    await redis.stop();
     await new Promise((r) => setTimeout(r, 1_500));
-    await startRedis();
+    await redis.start();
     await waitFor(
       async () =>
         (await b.app.inject({ method: "GET", url: "/readyz" })).json().status === "ready" &&

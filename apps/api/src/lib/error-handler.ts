@@ -4,9 +4,9 @@ import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ZodError } from "zod";
 import { recordRefusal } from "../access/refusal-audit.ts";
 import type { Database } from "../db/client.ts";
-import { RETRY_AFTER_SECONDS, unavailableAnswer, unavailableCause } from "./dependency-faults.ts";
+import { unavailableCause } from "./dependency-faults.ts";
 import { AppError } from "./errors.ts";
-import { notedUnavailable, noteRequestFault, settleUnavailable } from "./request-faults.ts";
+import { answerUnavailable, notedUnavailable, noteRequestFault } from "./request-faults.ts";
 
 /** One error body for the portal's own API: { error (readable), code (stable), requestId }. */
 export function useErrorHandler(app: FastifyInstance, db: Database) {
@@ -43,13 +43,7 @@ export function useErrorHandler(app: FastifyInstance, db: Database) {
     noteRequestFault(request, { source: "handler", message: (error as Error).message, error });
     // The database away (restarting, refusing, cut off), here or inside Better Auth: 503, try again.
     const unavailable = unavailableCause(error) ?? notedUnavailable(request);
-    if (unavailable) {
-      await settleUnavailable(request);
-      return reply
-        .status(503)
-        .header("retry-after", String(RETRY_AFTER_SECONDS))
-        .send({ ...unavailableAnswer(unavailable, request.method), requestId: request.id });
-    }
+    if (unavailable) return answerUnavailable(request, reply, unavailable);
     return reply.status(status >= 500 ? status : 500).send({
       error: "Something went wrong on our side. Please try again.",
       code: "INTERNAL_ERROR",

@@ -1,6 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { unavailableCause, type DependencyFault, type MisconfigurationError } from "./dependency-faults.ts";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  RETRY_AFTER_SECONDS,
+  unavailableAnswer,
+  unavailableCause,
+  type DependencyFault,
+  type MisconfigurationError,
+} from "./dependency-faults.ts";
 
 /**
  * What went wrong while one request was answered, wherever it happened (issue 25): the error handler's
@@ -50,6 +56,22 @@ export async function settleUnavailable(request: FastifyRequest): Promise<void> 
       faults.notes.push({ source: "undo", message: "could not undo a step of the request", error }),
     );
   }
+}
+
+/**
+ * The 503 of a request that met the database away (or a setting that does not fit it): what it registered to
+ * undo is undone, and the answer carries Retry-After and the usual error body.
+ */
+export async function answerUnavailable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cause: DependencyFault | MisconfigurationError,
+): Promise<FastifyReply> {
+  await settleUnavailable(request);
+  return reply
+    .status(503)
+    .header("retry-after", String(RETRY_AFTER_SECONDS))
+    .send({ ...unavailableAnswer(cause, request.method), requestId: request.id });
 }
 
 /** Notes a cause for `request` where the request is at hand (the error handler). */

@@ -4,8 +4,7 @@ import type { Auth } from "../auth/auth.ts";
 import { recordAudit } from "../audit/audit.ts";
 import type { AppConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
-import { RETRY_AFTER_SECONDS, unavailableAnswer } from "../lib/dependency-faults.ts";
-import { notedUnavailable, noteRequestFault, settleUnavailable } from "../lib/request-faults.ts";
+import { answerUnavailable, notedUnavailable, noteRequestFault } from "../lib/request-faults.ts";
 import { sendWebResponse, toWebRequest } from "../lib/web-request.ts";
 
 export interface AuthRoutesOptions {
@@ -62,14 +61,8 @@ export async function authRoutes(app: FastifyInstance, { auth, db, config }: Aut
         // Better Auth answers its own failures 500 with a generic body; what it logged on the way (through
         // the portal's logger, auth/auth.ts) says why. The database away is a 503, as on every other route.
         const unavailable = notedUnavailable(request);
-        if (unavailable) {
-          // A guess the lock counted was never judged: it is given back (the person may simply retry).
-          await settleUnavailable(request);
-          return reply
-            .status(503)
-            .header("retry-after", String(RETRY_AFTER_SECONDS))
-            .send({ ...unavailableAnswer(unavailable, request.method), requestId: request.id });
-        }
+        // (A guess the lock counted was never judged: it is given back, and the person may simply retry.)
+        if (unavailable) return answerUnavailable(request, reply, unavailable);
         const body = (await response
           .clone()
           .json()
