@@ -20,6 +20,7 @@ import { createSharedStore, type SharedStore } from "./lib/redis.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { useAccessCaches } from "./access/invalidation.ts";
 import { adminAuditRoutes } from "./audit/routes.ts";
+import { useAuditSealer, type AuditSealer } from "./audit/sealer.ts";
 import { adminImportRoutes } from "./import/routes.ts";
 import { syncRoutes } from "./outbox/routes.ts";
 import { apiDocs } from "./plugins/api-docs.ts";
@@ -76,6 +77,8 @@ export interface App {
   invitations: InvitationMailer;
   /** Mails clients a week before a delegate's access ends (every DELEGATION_REMINDER_INTERVAL_SECONDS). */
   delegationReminders: DelegationReminders;
+  /** Seals audit rows into the chain (decision 023); `server.ts` flushes it once the workers have stopped. */
+  auditSealer: AuditSealer;
 }
 
 export async function buildApp({
@@ -213,6 +216,7 @@ export async function buildApp({
     invitations,
     identities,
     reminders: { mailer: mail, branding },
+    auditWriters: database.kind === "postgres" ? 4 : 1,
   });
 
   await webFiles(app, webDist);
@@ -221,7 +225,9 @@ export async function buildApp({
     mail.close();
     await shared?.close();
   });
-  return { app, auth, biClient, lifecycle, invitations, delegationReminders };
+  // Seals the audit rows every instance writes, and what is left at close (decision 023).
+  const auditSealer = useAuditSealer(app, db);
+  return { app, auth, biClient, lifecycle, invitations, delegationReminders, auditSealer };
 }
 
 interface DomainRouteDeps {
@@ -234,12 +240,24 @@ interface DomainRouteDeps {
   invitations: InvitationMailer;
   identities: ReturnType<typeof useAccessCaches>["identities"];
   reminders: { mailer: Mailer; branding: BrandingStore };
+  auditWriters: number;
 }
 
 /** The portal's own API, domain by domain; returns the delegation reminders it starts. */
 async function domainRoutes(
   app: FastifyInstance,
-  { auth, db, config, shared, biClient, embedder, invitations, identities, reminders }: DomainRouteDeps,
+  {
+    auth,
+    db,
+    config,
+    shared,
+    biClient,
+    embedder,
+    invitations,
+    identities,
+    reminders,
+    auditWriters,
+  }: DomainRouteDeps,
 ): Promise<DelegationReminders> {
   // The back office: each domain's admin routes gate themselves (401 without a session, 403 for any other role).
   await app.register(workbookAdminRoutes, { db });
@@ -265,9 +283,9 @@ async function domainRoutes(
     embedder,
     perMinute: config.embedRateLimitPerMinute,
     identities,
-    // One audit statement in flight: appends to the hash chain are serialised anyway (decision 007), and
-    // while one is committing the next batch grows instead of waiting on the chain head's row lock.
-    auditWriters: 1,
+    // Audit rows take no lock (decision 023): a PostgreSQL pool commits several batches at once;
+    // the embedded PGlite runs one statement at a time.
+    auditWriters,
     shared,
   });
   return delegationReminders;

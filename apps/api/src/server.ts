@@ -24,7 +24,7 @@ async function main() {
 
   const database = await openDatabase(config);
   await database.migrate();
-  const { app, auth, biClient, lifecycle, invitations } = await buildApp({
+  const { app, auth, biClient, lifecycle, invitations, auditSealer } = await buildApp({
     config,
     database,
     webDist: process.env.WEB_DIST ?? DEFAULT_WEB_DIST,
@@ -105,6 +105,8 @@ async function main() {
       importWorker.stop(),
       metricsListener?.close(),
     ]);
+    // The workers' last audit rows, written after the app's own close sealed its rows (decision 023).
+    await auditSealer.flush();
     await database.close();
     process.exit(0);
   };

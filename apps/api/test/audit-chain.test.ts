@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { asc, eq, sql, TransactionRollbackError, type SQL } from "drizzle-orm";
+import { asc, sql, TransactionRollbackError, type SQL } from "drizzle-orm";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "../src/audit/actions.ts";
 import { loadConfig } from "../src/config.ts";
 import { createAuditAppender, recordAudit } from "../src/audit/audit.ts";
+import { sealAuditChain } from "../src/audit/sealer.ts";
 import {
   auditChainKey,
   useAuditChainKey,
@@ -25,10 +26,10 @@ import {
   MIGRATIONS_FOLDER,
   openDatabase,
   type DatabaseHandle,
-  type Executor,
 } from "../src/db/client.ts";
 import { auditChainHead, auditLog } from "../src/db/schema.ts";
 import { createTestDatabase } from "./support/database.ts";
+import { idAt, rowAt, sealAll, sealedIdAt, sealedPositions } from "./support/audit-seals.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
@@ -60,16 +61,18 @@ const event = (i: number) =>
     details: { z: i, a: { nested: [i, "x"], b: null }, when: new Date(0) },
   }) as const;
 
-/** Superuser tampering behind the trigger, verified inside the same transaction, then undone. */
+const TABLES = ["audit_log", "audit_chain_head", "audit_seals"];
+
+/** Superuser tampering behind the triggers, verified inside the same transaction, then undone. */
 async function verifyAfter(...tamper: SQL[]): Promise<AuditChainSummary> {
   let summary: AuditChainSummary | undefined;
   await database.db
     .transaction(async (tx) => {
-      await tx.execute(sql`alter table audit_log disable trigger all`);
-      await tx.execute(sql`alter table audit_chain_head disable trigger all`);
+      for (const table of TABLES)
+        await tx.execute(sql`alter table ${sql.identifier(table)} disable trigger all`);
       for (const statement of tamper) await tx.execute(statement);
-      await tx.execute(sql`alter table audit_log enable trigger all`);
-      await tx.execute(sql`alter table audit_chain_head enable trigger all`);
+      for (const table of TABLES)
+        await tx.execute(sql`alter table ${sql.identifier(table)} enable trigger all`);
       summary = await verifyAuditChain(tx, key);
       tx.rollback();
     })
@@ -77,11 +80,6 @@ async function verifyAfter(...tamper: SQL[]): Promise<AuditChainSummary> {
       if (!(error instanceof TransactionRollbackError)) throw error;
     });
   return summary!;
-}
-
-async function rowAt(db: Executor, seq: number) {
-  const [row] = await db.select().from(auditLog).where(eq(auditLog.chainSeq, seq));
-  return row!;
 }
 
 describe("audit hash chain", () => {
@@ -105,15 +103,28 @@ describe("audit hash chain", () => {
     );
     expect(results.filter((r) => r.status === "rejected")).toHaveLength(12);
     committed = 60 + 150 + 48 * 2;
+    // Written, each under its own MAC, and not in the chain until sealed (decision 023).
+    expect(await verifyAuditChain(database.db, key)).toMatchObject({
+      ok: true,
+      rowsChecked: 0,
+      unsealedRows: committed,
+    });
+    await sealAll(database.db);
     const summary = await verifyAuditChain(database.db, key);
-    expect(summary).toMatchObject({ ok: true, rowsChecked: committed, unchainedRows: 0, lastSeq: committed });
+    expect(summary).toMatchObject({
+      ok: true,
+      rowsChecked: committed,
+      unchainedRows: 0,
+      unsealedRows: 0,
+      lastSeq: committed,
+    });
     const [head] = await database.db.select().from(auditChainHead);
     expect(head).toMatchObject({ seq: committed, hash: summary.lastHash, keyId: key.id });
   });
 
   it("names the row after one a superuser deleted behind the trigger", async () => {
     const next = await rowAt(database.db, 11);
-    const summary = await verifyAfter(sql`delete from audit_log where chain_seq = 10`);
+    const summary = await verifyAfter(sql`delete from audit_log where id = ${await idAt(database.db, 10)}`);
     expect(summary.ok).toBe(false);
     expect(summary.firstBad).toMatchObject({ id: next.id, seq: 11 });
     expect(summary.firstBad!.reason).toMatch(/position 10 before it are missing/);
@@ -121,7 +132,8 @@ describe("audit hash chain", () => {
   });
 
   it("notices the newest rows deleted, and a deleted head", async () => {
-    const tail = await verifyAfter(sql`delete from audit_log where chain_seq > ${committed - 3}`);
+    const newest = await Promise.all([0, 1, 2].map((i) => idAt(database.db, committed - i)));
+    const tail = await verifyAfter(sql`delete from audit_log where id = any(${sql.param(newest)}::bigint[])`);
     expect(tail.firstBad).toMatchObject({ id: null, seq: committed - 2 });
     expect(tail.firstBad!.reason).toMatch(/last 3 row\(s\) of the chain/);
     const noHead = await verifyAfter(sql`delete from audit_chain_head`);
@@ -141,13 +153,9 @@ describe("audit hash chain", () => {
       sql`update audit_log set occurred_at = occurred_at + interval '1 microsecond' where id = ${row.id}`,
     );
     expect(when.firstBad).toMatchObject({ id: row.id, seq: 42 });
-    // Swapping two rows' positions breaks the chain at the first of them.
+    // Swapping two rows' positions (held by their seal) breaks the chain at the first of them.
     const other = await rowAt(database.db, 43);
-    const swapped = await verifyAfter(
-      sql`update audit_log set chain_seq = -1 where id = ${row.id}`,
-      sql`update audit_log set chain_seq = 42 where id = ${other.id}`,
-      sql`update audit_log set chain_seq = 43 where id = ${row.id}`,
-    );
+    const swapped = await verifyAfter(sealedIdAt(42, other.id), sealedIdAt(43, row.id));
     expect(swapped.firstBad).toMatchObject({ id: other.id, seq: 42 });
   });
 
@@ -174,7 +182,8 @@ describe("audit hash chain", () => {
     const duplicate = await verifyAfter(
       sql`drop index audit_log_chain_seq_idx`,
       sql`insert into audit_log (action, outcome, chain_seq, chain_hash)
-          values ('client.deleted', 'success', 20, ${middle.chainHash})`,
+          select 'client.deleted', 'success', 20, row_hashes[20 - first_seq + 1] from audit_seals
+          where first_seq <= 20 order by first_seq desc limit 1`,
     );
     expect(duplicate.firstBad).toMatchObject({ seq: 20 });
     expect(duplicate.firstBad!.id).toBeGreaterThan(middle.id);
@@ -200,6 +209,8 @@ describe("audit hash chain", () => {
     ).rejects.toThrow();
     await expect(database.db.execute(sql`update audit_chain_head set seq = 0`)).rejects.toThrow();
     await expect(database.db.execute(sql`delete from audit_chain_head`)).rejects.toThrow();
+    await expect(database.db.execute(sql`update audit_seals set row_hashes = row_hashes`)).rejects.toThrow();
+    await expect(database.db.execute(sql`delete from audit_seals`)).rejects.toThrow();
   });
 });
 
@@ -243,17 +254,28 @@ describe("audit hash chain across processes", () => {
             createAuditAppender(handle.db, { writers: 4, maxBatch: 5 }),
           );
           const appended = appenders.flatMap((a) => Array.from({ length: 60 }, (_, i) => a.record(event(i))));
+          // Both pools seal while the rows are being written, as two instances' sealers do.
+          let writing = true;
+          const sealing = [scratch.handle, other].map(async (handle) => {
+            while (writing) await sealAuditChain(handle.db);
+          });
           const results = await Promise.allSettled([...writes, ...appended]);
+          writing = false;
+          await Promise.all(sealing);
+          await Promise.all([sealAll(scratch.handle.db), sealAll(other.db)]);
           expect(results.filter((r) => r.status === "rejected")).toHaveLength(20);
           expect(await verifyAuditChain(other.db, key)).toMatchObject({
             ok: true,
             rowsChecked: 60 * 2 + 120,
+            unsealedRows: 0,
           });
-          const seqs = await scratch.handle.db
-            .select({ seq: auditLog.chainSeq })
+          const positions = await sealedPositions(scratch.handle.db);
+          expect(positions.map((p) => p.seq)).toEqual(Array.from({ length: 240 }, (_, i) => i + 1));
+          const ids = await scratch.handle.db
+            .select({ id: auditLog.id })
             .from(auditLog)
-            .orderBy(asc(auditLog.chainSeq));
-          expect(seqs.map((r) => r.seq)).toEqual(Array.from({ length: 240 }, (_, i) => i + 1));
+            .orderBy(asc(auditLog.id));
+          expect(positions.map((p) => p.id).sort((a, b) => a - b)).toEqual(ids.map((r) => r.id));
         } finally {
           await other.close();
         }
@@ -282,6 +304,7 @@ describe("audit rows from before the chain", () => {
         insert into audit_log (action, outcome) values ('auth.sign_in', 'success'), ('auth.sign_out', 'success')`);
       await handle.migrate();
       for (let i = 0; i < 5; i += 1) await recordAudit(handle.db, event(i));
+      await sealAll(handle.db);
       expect(await verifyAuditChain(handle.db, key)).toMatchObject({
         ok: true,
         rowsChecked: 5,
@@ -316,13 +339,18 @@ describe("npm run audit:verify", () => {
       let handle = await openDatabase({ dataDir });
       await handle.migrate();
       for (let i = 0; i < 25; i += 1) await recordAudit(handle.db, event(i));
+      await sealAll(handle.db);
+      // Two more, not sealed yet (the portal stopped before its sealer's next round).
+      for (let i = 25; i < 27; i += 1) await recordAudit(handle.db, event(i));
       const after = await rowAt(handle.db, 8);
+      const seventh = await idAt(handle.db, 7);
       await handle.close();
 
       const ok = runVerify(env);
       expect(ok.stderr).toBe("");
       expect(ok.status).toBe(0);
       expect(ok.stdout).toMatch(/audit:verify: OK\. 25 chained row\(s\) verified \(positions 1–25\)/);
+      expect(ok.stdout).toMatch(/2 row\(s\) written since the last seal verified against their own MAC/);
 
       const wrongKey = runVerify({ ...env, AUDIT_KEY: "not-the-key-not-the-key-not-the-key" });
       expect(wrongKey.status).toBe(1);
@@ -330,7 +358,7 @@ describe("npm run audit:verify", () => {
 
       handle = await openDatabase({ dataDir });
       await handle.db.execute(sql`alter table audit_log disable trigger all`);
-      await handle.db.execute(sql`delete from audit_log where chain_seq = 7`);
+      await handle.db.execute(sql`delete from audit_log where id = ${seventh}`);
       await handle.db.execute(sql`alter table audit_log enable trigger all`);
       await handle.close();
 
@@ -395,6 +423,8 @@ describe("running under a PostgreSQL role that does not own audit_log", () => {
           await recordAudit(app.db, event(1));
           const appender = createAuditAppender(app.db);
           await Promise.all([appender.record(event(2)), appender.record(event(3))]);
+          // The role seals too: every instance runs a sealer.
+          expect(await sealAll(app.db)).toBe(3);
           expect(await verifyAuditChain(app.db, key)).toMatchObject({ ok: true, rowsChecked: 3 });
 
           const refused = async (statement: SQL, message: RegExp) => {
@@ -417,6 +447,13 @@ describe("running under a PostgreSQL role that does not own audit_log", () => {
           await refused(sql`delete from audit_chain_head`, /permission denied for table audit_chain_head/);
           await refused(sql`update audit_chain_head set seq = 0`, /only moves forward/);
           await refused(sql`alter table audit_chain_head disable trigger all`, /must be owner/);
+          await refused(
+            sql`update audit_seals set row_hashes = row_hashes`,
+            /permission denied for table audit_seals/,
+          );
+          await refused(sql`delete from audit_seals`, /permission denied for table audit_seals/);
+          await refused(sql`truncate audit_seals`, /permission denied for table audit_seals/);
+          await refused(sql`alter table audit_seals disable trigger all`, /must be owner/);
           expect(await verifyAuditChain(app.db, key)).toMatchObject({ ok: true, rowsChecked: 3 });
         } finally {
           await app.close();

@@ -20,7 +20,10 @@ export const ZAuditEntrySchema = z.object({
   before: z.unknown(),
   after: z.unknown(),
   details: z.unknown(),
-  /** Position in the hash chain (decision 007); null for rows written before the chain existed. */
+  /**
+   * Position in the hash chain (decisions 007, 023); null for rows written before the chain existed, and
+   * for a row written in the last moment, until the sealer gives it its place.
+   */
   chain_seq: z.number().int().nullable(),
 });
 export type TAuditEntry = z.infer<typeof ZAuditEntrySchema>;
@@ -145,6 +148,8 @@ export const ZAuditVerificationSchema = z.object({
   ok: z.boolean(),
   rows_checked: z.number().int(),
   unchained_rows: z.number().int(),
+  /** Rows written and checked against their own MAC, waiting for their seal (decision 023). */
+  unsealed_rows: z.number().int(),
   last_seq: z.number().int(),
   last_hash: z.string(),
   first_bad: z

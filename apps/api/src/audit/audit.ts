@@ -102,18 +102,26 @@ export interface AuditAppender {
  * Group commit for busy paths (every embed URL issued): events that arrive while writes are under
  * way, or in the same turn of the event loop, are written together as one statement. Each caller
  * still waits for its own row to be committed, so nothing is answered before it is on the trail; an
- * idle server writes an event on the next turn of the event loop. `writers` statements may be in
- * flight at once (a PostgreSQL pool commits them in parallel; the embedded PGlite runs one at a time).
+ * idle server writes an event on the next turn of the event loop. Up to `writers` statements may be in
+ * flight at once: a row takes no lock (decision 023), so a PostgreSQL pool commits them in parallel; the
+ * embedded PGlite runs one at a time. A further statement starts only once `deepQueue` rows wait: below
+ * that, the statement in flight is followed by one batch of them all, which costs the database less (one
+ * plan, one commit) than several small ones. The sealer gives the rows their place in the chain afterwards.
  */
-export function createAuditAppender(db: Executor, options: { writers?: number; maxBatch?: number } = {}) {
+export function createAuditAppender(
+  db: Executor,
+  options: { writers?: number; maxBatch?: number; deepQueue?: number } = {},
+) {
   const writers = options.writers ?? 1;
   const maxBatch = options.maxBatch ?? 500;
+  const deepQueue = options.deepQueue ?? 16;
   let queue: { row: PendingRow; resolve: () => void; reject: (error: unknown) => void }[] = [];
   let inFlight = 0;
   let scheduled = false;
 
   function schedule() {
     if (scheduled || inFlight >= writers || queue.length === 0) return;
+    if (inFlight > 0 && queue.length < deepQueue) return;
     scheduled = true;
     setImmediate(write);
   }

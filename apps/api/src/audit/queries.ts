@@ -93,9 +93,16 @@ async function branchesFor(db: Executor, filters: AuditFilters): Promise<SQL[]> 
   return [and(filterConditions(filters))];
 }
 
+/**
+ * A row's chain position: its own for the first chain (decision 007), else from the seal that lists it
+ * (decision 023, found through the seals' GIN index); null before the chain, and until the row is sealed.
+ */
+const CHAIN_POSITION = sql`coalesce(a.chain_seq, (select s.first_seq + array_position(s.row_ids, a.id) - 1
+  from audit_seals s where s.row_ids @> array[a.id] limit 1))`;
+
 const COLUMNS = sql`a.id, to_char(a.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as occurred_at,
   a.occurred_at::text as cursor_at, a.actor_user_id, a.actor_email, a.action, a.outcome, a.target_type, a.target_id,
-  a.ip, a.user_agent, a.request_id, a.before, a.after, a.details, a.chain_seq`;
+  a.ip, a.user_agent, a.request_id, a.before, a.after, a.details, ${CHAIN_POSITION} as chain_seq`;
 
 type Row = TAuditEntry & { cursor_at: string };
 

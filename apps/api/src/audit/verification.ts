@@ -20,6 +20,7 @@ export function createAuditVerification(db: Executor, options: { maxAgeMs?: numb
           ok: summary.ok,
           rows_checked: summary.rowsChecked,
           unchained_rows: summary.unchainedRows,
+          unsealed_rows: summary.unsealedRows,
           last_seq: summary.lastSeq,
           last_hash: summary.lastHash,
           first_bad: summary.firstBad,

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -201,11 +202,15 @@ export const limiterCounters = pgTable("limiter_counters", {
 
 // ---- Portal tables ----
 
+/** PostgreSQL's 64-bit transaction id (`pg_current_xact_id()`), read as text. */
+const xid8 = customType<{ data: string }>({ dataType: () => "xid8" });
+
 /**
  * Append-only audit trail. The migration adds a trigger that rejects UPDATE and DELETE, so the
- * application has no path to rewrite history; `chain_seq`/`chain_hash` (decision 007) make a rewrite by
- * anyone who gets past the trigger visible to `npm run audit:verify`. Rows written before the chain
- * existed have neither (a NOT VALID check makes both required for every later row).
+ * application has no path to rewrite history; each row's `row_mac` (decision 023) and the seals that
+ * chain the rows (`audit_seals`) make a rewrite by anyone who gets past the trigger visible to
+ * `npm run audit:verify`. Rows of the first chain (decision 007) carry `chain_seq`/`chain_hash` instead;
+ * rows written before any chain have neither (a NOT VALID check requires one or the other from then on).
  */
 export const auditLog = pgTable(
   "audit_log",
@@ -224,10 +229,14 @@ export const auditLog = pgTable(
     before: jsonb("before"),
     after: jsonb("after"),
     details: jsonb("details"),
-    /** Position in the hash chain: 1, 2, 3… with no gaps. */
+    /** Rows of the first chain (decision 007): position in the hash chain, 1, 2, 3… with no gaps. */
     chainSeq: bigint("chain_seq", { mode: "number" }),
-    /** HMAC-SHA256 (key outside the database) of this row's fields and the previous row's chain_hash. */
+    /** Rows of the first chain: HMAC-SHA256 of this row's fields and the previous row's chain_hash. */
     chainHash: text("chain_hash"),
+    /** HMAC-SHA256 (key outside the database) of this row's id and fields, written with the row (023). */
+    rowMac: text("row_mac"),
+    /** The writing transaction: lets the sealer find rows committed since its last seal, late ones too. */
+    xid: xid8("xid").default(sql`pg_current_xact_id()`),
   },
   (t) => [
     // The audit log screen reads newest first by (occurred_at, id) under every filter: each filter's index
@@ -242,21 +251,44 @@ export const auditLog = pgTable(
     index("audit_log_created_email_idx")
       .on(sql`(${t.after}->>'email')`)
       .where(sql`${t.action} in ('client.created', 'employee.created')`),
-    uniqueIndex("audit_log_chain_seq_idx").on(t.chainSeq),
+    uniqueIndex("audit_log_chain_seq_idx")
+      .on(t.chainSeq)
+      .where(sql`${t.chainSeq} is not null`),
+    index("audit_log_xid_idx").on(t.xid, t.id),
   ],
 );
 
 /**
- * The audit chain's last link, one row: appenders move it forward in the same statement that inserts
- * their rows, so concurrent writers are put in one order by its row lock and a rolled-back insert
- * leaves it where it was. `key_id` names the key the chain is written with (not the key itself).
+ * The audit chain's last link, one row: the sealer moves it forward in the transaction that writes its
+ * seals, holding its row lock, so two sealers cannot fork the chain (decision 023). `key_id` names the
+ * key the chain is written with (not the key itself); `sealed_snapshot` is the snapshot of the last seal:
+ * every row whose transaction it shows as committed is sealed.
  */
 export const auditChainHead = pgTable("audit_chain_head", {
   id: integer("id").primaryKey(),
   seq: bigint("seq", { mode: "number" }).notNull(),
   hash: text("hash").notNull(),
   keyId: text("key_id"),
+  /** A `pg_snapshot` as text; set by the migration, then by every seal. */
+  sealedSnapshot: text("sealed_snapshot"),
 });
+
+/**
+ * One seal: the next links of the audit chain, for rows written since the seal before (decision 023).
+ * Row i of `row_ids` holds chain position `first_seq + i`; `row_hashes[i]` is that position's link,
+ * an HMAC of the position, the previous link, the row's id and its `row_mac`. Append-only (triggers).
+ */
+export const auditSeals = pgTable(
+  "audit_seals",
+  {
+    firstSeq: bigint("first_seq", { mode: "number" }).primaryKey(),
+    rowIds: bigint("row_ids", { mode: "number" }).array().notNull(),
+    rowHashes: text("row_hashes").array().notNull(),
+    sealedAt: timestamp("sealed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // The audit log screen shows a row's chain position: which seal holds the row.
+  (t) => [index("audit_seals_row_ids_idx").using("gin", t.rowIds)],
+);
 
 /**
  * What each secret setting the database depends on was when this database first met it, as a fingerprint
@@ -515,6 +547,7 @@ export const schema = {
   knownDevices,
   auditLog,
   auditChainHead,
+  auditSeals,
   secretFingerprints,
   provisioningRequests,
   privilege,

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 
 /**
- * npm run audit:verify — walks the audit hash chain (decision 007) with the same environment as
+ * npm run audit:verify — walks the audit hash chain (decision 023) with the same environment as
  * `npm start` (DATABASE_URL, or the PGlite database under DATA_DIR: stop the portal first, PGlite has
  * one user at a time). Reads only. Exit 0: the chain holds; 1: it is broken (the first bad row is
  * named); 2: it could not be checked (configuration, no database, migrations not applied).
@@ -39,6 +39,13 @@ function report(summary: AuditChainSummary) {
     console.log(
       `audit:verify: OK. ${summary.rowsChecked} chained row(s) verified (positions 1–${summary.lastSeq}).`,
     );
+    if (summary.unsealedRows > 0) {
+      // Written, each with a MAC that held, and not sealed yet: the next round of any instance seals them.
+      console.log(
+        `${summary.unsealedRows} row(s) written since the last seal verified against their own MAC; ` +
+          "the portal seals them into the chain when it next runs.",
+      );
+    }
     console.log(unchained);
     console.log(
       `Chain head: position ${summary.lastSeq}, hash ${summary.lastHash || "(empty chain)"}. ` +
