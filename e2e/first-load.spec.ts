@@ -51,11 +51,20 @@ test("a client's first load asks for the session once and before the route's mod
   expect(requested.filter((path) => path === "/api/auth/get-session")).toHaveLength(1);
   // The two-step standing comes with the session (issue 24): the shell needs no settings of its own.
   expect(requested.filter((path) => path === "/api/config")).toHaveLength(0);
-  expect(requested.filter((path) => path === "/api/me/workbooks")).toHaveLength(1);
+  // The list and the first frame's URL come in one answer the page started (decision 024).
+  expect(requested.filter((path) => path === "/api/me/workbook-start")).toHaveLength(1);
+  expect(requested.filter((path) => path === "/api/me/workbooks")).toHaveLength(0);
+  expect(requested.filter((path) => path === "/api/sigma/provision-and-embed")).toHaveLength(0);
   const session = requested.indexOf("/api/auth/get-session");
+  const start = requested.indexOf("/api/me/workbook-start");
+  const entry = requested.findIndex((path) => /^\/assets\/index-[\w-]+\.js$/.test(path));
   const workbookPage = requested.findIndex((path) => /^\/assets\/workbook-page-[\w-]+\.js$/.test(path));
   expect(workbookPage).toBeGreaterThan(-1);
   expect(session).toBeLessThan(workbookPage);
+  expect(start).toBeLessThan(workbookPage);
+  // Both leave as the page's answer arrives, before its scripts (its `Link: rel=preload`).
+  expect(entry).toBeGreaterThan(-1);
+  expect(Math.max(session, start)).toBeLessThan(entry);
 });
 
 test("the account menu opens on the first press even while its menu is still loading", async ({

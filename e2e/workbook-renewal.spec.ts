@@ -184,6 +184,13 @@ async function openWorkbook(
     else firstMintAt = Date.now();
     return route.fulfill({ response });
   });
+  // The first frame's URL comes with the start of the page's view (decision 024).
+  await page.route("**/api/me/workbook-start*", async (route) => {
+    const response = await route.fetch().catch(() => null);
+    if (!response) return route.abort().catch(() => undefined);
+    firstMintAt ||= Date.now();
+    return route.fulfill({ response });
+  });
   await page.goto("/");
   await expectLoaded(page);
   await restartAreaRecord(page);

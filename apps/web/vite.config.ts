@@ -120,7 +120,9 @@ export default defineConfig({
       // start the route's guard and modules while React DOM still loads (decision 015). The back office's
       // screens are split where the route table loads them on demand: the client list no longer downloads
       // and runs the other screens' code (forms, import, sync, audit) and react-hook-form, 29 KB gzipped
-      // (decision 015).
+      // (decision 015). The full-zod contracts are a chunk per file, so that a page builds only the schemas it
+      // imports (zod builds each schema as its module runs): `/` and the client list no longer build the audit
+      // log's, the import's, the sessions' and the settings' (decision 024).
       output: {
         codeSplitting: {
           groups: [
@@ -134,7 +136,7 @@ export default defineConfig({
             },
             { name: "tanstack-query", test: /node_modules[\\/]@tanstack[\\/]/, priority: 1 },
             {
-              name: "contracts",
+              name: (id: string) => `contracts-${/([\w-]+)\.ts$/.exec(id)?.[1] ?? "x"}`,
               test: /packages[\\/]contracts[\\/]src[\\/](admin|audit|branding-settings|colour-contrast|fields|import|invitations|people|provision|sessions)\.ts$/,
               includeDependenciesRecursively: false,
             },

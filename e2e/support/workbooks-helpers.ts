@@ -89,12 +89,18 @@ export async function consumedEmbedUrl(page: Page, workbookName: string) {
 
 /**
  * Answers the view's embed requests with `answers` in order (an URL as the server would, or an error),
- * then lets the real server answer. Returns how many requests the view made.
+ * then lets the real server answer. Returns how many requests the view made. The start of the page's view
+ * (decision 024) then brings the list without a URL, as it does over the per-person limit, so that the
+ * view's first frame is minted by the requests scripted here.
  */
 export async function scriptEmbedAnswers(
   page: Page,
   answers: Array<{ embedUrl: string } | { status: number; body: string }>,
 ) {
+  await page.route("**/api/me/workbook-start*", async (route) => {
+    const response = await route.fetch();
+    return route.fulfill({ response, json: { ...(await response.json()), embedUrl: null } });
+  });
   let calls = 0;
   await page.route("**/api/sigma/provision-and-embed", async (route) => {
     const answer = answers[calls++];

@@ -30,10 +30,10 @@ export async function waitFor(url, timeoutMs, expectText) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** Spawns a command; returns the child and a stop() that kills its process group and cleans up. */
-export function spawnServer(command, args, env) {
+/** Spawns a command (in `cwd`); returns the child and a stop() that kills its process group and cleans up. */
+export function spawnServer(command, args, env, cwd = root) {
   const child = spawn(command, args, {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
@@ -57,21 +57,30 @@ export function spawnServer(command, args, env) {
   };
 }
 
-export async function startPortal(extraEnv = {}) {
+/**
+ * `npm start` of the checkout at `checkout` (this one unless told: a baseline worktree) on free ports, with a
+ * data directory of its own.
+ */
+export async function startPortal(extraEnv = {}, { checkout = root } = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "portal-bench-"));
   const started = performance.now();
-  const server = spawnServer(process.execPath, [path.join(root, "scripts/start.mjs")], {
-    PORT: String(port),
-    // Its own analytics port too, so a portal already running on this machine does not get in the way.
-    ANALYTICS_PORT: String(await freePort()),
-    // The built-in analytics server lets only this portal frame its workbooks.
-    ANALYTICS_ALLOWED_PARENT_ORIGINS: `http://127.0.0.1:${port}`,
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    ...extraEnv,
-  });
+  const server = spawnServer(
+    process.execPath,
+    [path.join(checkout, "scripts/start.mjs")],
+    {
+      PORT: String(port),
+      // Its own analytics port too, so a portal already running on this machine does not get in the way.
+      ANALYTICS_PORT: String(await freePort()),
+      // The built-in analytics server lets only this portal frame its workbooks.
+      ANALYTICS_ALLOWED_PARENT_ORIGINS: `http://127.0.0.1:${port}`,
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...extraEnv,
+    },
+    checkout,
+  );
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${url}/login`, 60_000, '<div id="root">');

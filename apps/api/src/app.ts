@@ -219,7 +219,8 @@ export async function buildApp({
     auditWriters: database.kind === "postgres" ? 4 : 1,
   });
 
-  await webFiles(app, webDist);
+  // Pages that show a workbook connect to the BI service's origin early (decision 024).
+  await webFiles(app, webDist, { embedOrigin: new URL(config.sigma.embedBaseUrl).origin });
 
   app.addHook("onClose", async () => {
     mail.close();

@@ -913,6 +913,7 @@ describe("viewing another client's workbooks", () => {
   const viewing = (f: Fixture) => [
     { method: "GET" as const, url: "/api/me/clients" },
     { method: "GET" as const, url: `/api/me/workbooks?client=${f.client.c_id}` },
+    { method: "GET" as const, url: `/api/me/workbook-start?client=${f.client.c_id}` },
     {
       method: "POST" as const,
       url: "/api/sigma/provision-and-embed",
@@ -936,7 +937,7 @@ describe("viewing another client's workbooks", () => {
       ["client", as.client!],
       ["delegate", await headersFor(t, "delegate")],
     ] as const) {
-      const [clients, workbooks, embed] = viewing(f);
+      const [clients, workbooks, start, embed] = viewing(f);
       const listed = await t.app.inject({ ...clients!, headers });
       expect(listed.statusCode, who).toBe(200);
       expect(
@@ -944,6 +945,7 @@ describe("viewing another client's workbooks", () => {
         who,
       ).not.toContain(f.client.c_id);
       expect((await t.app.inject({ ...workbooks!, headers })).statusCode, who).toBe(404);
+      expect((await t.app.inject({ ...start!, headers })).statusCode, who).toBe(404);
       expect((await t.app.inject({ ...embed!, headers })).statusCode, who).toBe(404);
     }
   });

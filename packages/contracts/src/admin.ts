@@ -12,7 +12,7 @@ import {
   requiredText,
   storableText,
 } from "./fields.ts";
-import { PERSON_KINDS } from "./people.ts";
+import { PERSON_KINDS } from "./person-kinds.ts";
 
 // ---- Workbooks ----
 

@@ -35,3 +35,5 @@ export * from "./circle.ts";
 export * from "./sign-in.ts";
 export * from "./account-writes.ts";
 export * from "./sign-in-alerts.ts";
+export * from "./workbook-start.ts";
+export * from "./workbook-start-path.ts";

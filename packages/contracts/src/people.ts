@@ -20,10 +20,9 @@ import {
   requiredText,
   storableText,
 } from "./fields.ts";
+import { PERSON_KINDS, type TPersonKind } from "./person-kinds.ts";
 
-/** The kinds of person: `{kind}` of `/api/admin/invitations/{kind}/{id}` and of a CSV import. */
-export const PERSON_KINDS = ["client", "employee"] as const;
-export type TPersonKind = (typeof PERSON_KINDS)[number];
+export { PERSON_KINDS, type TPersonKind };
 export const ZPersonKindSchema = z.enum(PERSON_KINDS, { error: "kind must be client or employee." });
 
 /**

@@ -45,6 +45,13 @@ declare module "fastify" {
   interface FastifyRequest {
     principal: Principal | null;
   }
+  interface FastifyInstance {
+    /**
+     * The principal of a request's session cookie (the same cached verification as the API's), or null, never
+     * refusing: for what a page answer outside /api says to a signed-in browser (plugins/web-files.ts).
+     */
+    cookiePrincipal(request: FastifyRequest): Promise<Principal | null>;
+  }
   interface FastifyContextConfig {
     /** Routes under /api that answer without a session. Everything else is denied by default. */
     public?: boolean;
@@ -163,6 +170,11 @@ export const authenticate = fp<AuthenticateOptions>(
     }
 
     app.decorateRequest("principal", null);
+    app.decorate("cookiePrincipal", async (request: FastifyRequest) =>
+      request.headers.cookie
+        ? principals.read(`cookie:${request.headers.cookie}`, () => fromCookie(request), expiry)
+        : null,
+    );
 
     app.addHook("onRequest", async (request) => {
       // Decided from the route the router matched (its pattern, which no spelling of the URL can change),

@@ -5,20 +5,20 @@ import {
   ZViewClientQuerySchema,
   ZProvisionAndEmbedRequestSchema,
   ZProvisionAndEmbedResponseSchema,
+  ZWorkbookStartQuerySchema,
+  ZWorkbookStartResponseSchema,
 } from "@portal/contracts";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { AccessCache } from "../access/access-cache.ts";
 import { viewableClients, viewingIdentity, type EmbedIdentity } from "../access/embed-identity.ts";
-import { sql } from "drizzle-orm";
 import { createAuditAppender } from "../audit/audit.ts";
-import { enqueueOutbox } from "../outbox/requests.ts";
-import { rows } from "../db/rows.ts";
 import type { Database } from "../db/client.ts";
-import { AppError, notFound } from "../lib/errors.ts";
+import { AppError, forbidden, notFound } from "../lib/errors.ts";
 import type { Principal } from "../plugins/authenticate.ts";
 import type { SharedStore } from "../lib/redis.ts";
 import type { Embedder } from "../sigma/embedder.ts";
+import { createEmbedIssuer } from "./embed-issue.ts";
 
 export interface EmbedRoutesOptions {
   db: Database;
@@ -31,19 +31,6 @@ export interface EmbedRoutesOptions {
   identities: AccessCache<EmbedIdentity>;
   /** With REDIS_URL the per-person limit is shared by every instance (decision 009). */
   shared?: SharedStore | undefined;
-}
-
-/** Queues one lookup of an admin's email in the BI service, unless one is already waiting. */
-async function queueAdminLink(db: Database, email: string) {
-  const subject = email.toLowerCase();
-  const waiting = rows<unknown>(
-    await db.execute(sql`
-      select 1 from provisioning_requests
-       where kind = 'member.link' and subject = ${subject} and status <> 'done' limit 1`),
-  );
-  if (waiting.length === 0) {
-    await enqueueOutbox(db, { kind: "member.link", payload: { email } });
-  }
 }
 
 /** Embed URLs per person per minute: in this process, or in Redis (this process's count while Redis is down). */
@@ -86,6 +73,20 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
     );
   const listed = (workbooks: EmbedIdentity["workbooks"]) =>
     workbooks.map((w) => ({ id: w.id, workbook_name: w.workbookName, team_name: w.teamName }));
+  const issuer = createEmbedIssuer({ db, embedder, audit });
+  const withinLimit = (principal: Principal) =>
+    limiter.consume(principal.userId).then(
+      () => true,
+      () => false,
+    );
+  /**
+   * Someone whose only role is `delegate` has no workbooks of their own: without a client in the address the
+   * SPA opens the first client of `/api/me/clients` (features/workbooks/utils/viewed-client.ts), so does this.
+   */
+  const firstClientOfDelegate = async (principal: Principal) =>
+    principal.role === "delegate"
+      ? ((await viewableClients(db, principal)).find((c) => !c.self)?.cId ?? undefined)
+      : undefined;
 
   app.get(
     "/api/me/workbooks",
@@ -135,9 +136,7 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
     },
     async (request, reply) => {
       const principal = request.principal!;
-      try {
-        await limiter.consume(principal.userId);
-      } catch {
+      if (!(await withinLimit(principal))) {
         throw new AppError(
           429,
           "Too many workbook requests. Please wait a minute and try again.",
@@ -147,70 +146,54 @@ export const embedRoutes: FastifyPluginAsyncZod<EmbedRoutesOptions> = async (
       const cId = request.body.clientId;
       const identity = await identityOf(principal, cId);
       const workbook = identity?.workbooks.find((w) => w.workbookName === request.body.workbookId);
-      const source = {
-        ip: request.ip,
-        userAgent: request.headers["user-agent"] ?? null,
-        requestId: request.id,
-      };
       if (!identity || !workbook) {
-        await audit.record({
-          action: "embed.denied",
-          outcome: "denied",
-          actorUserId: principal.userId,
-          actorEmail: principal.email,
-          targetType: cId === undefined ? "workbook" : "client",
-          targetId: cId === undefined ? request.body.workbookId : String(cId),
-          ...(cId !== undefined && { details: { workbook: request.body.workbookId } }),
-          ...source,
-        });
+        await issuer.deny(request, principal, request.body.workbookId, cId);
         throw notFound("Workbook not found.");
       }
-      // The portal never provisions admins: the first preview has their email looked up in the BI service,
-      // so that an admin who also signs in to Sigma directly gets tokens without user claims from then on.
-      if (principal.role === "admin" && !identity.user.linked) await queueAdminLink(db, principal.email);
-      // The embed session never outlives the portal session it was opened from.
-      const minted = await embedder.mint(identity.user, workbook.workbookName, {
-        notAfter: new Date(principal.sessionExpiresAt),
+      const embedUrl = await issuer.issue(request, principal, identity, workbook);
+      return reply.header("cache-control", "no-store").send({ embedUrl });
+    },
+  );
+
+  /**
+   * The start of a workbook view in one answer (decision 024): whose workbooks `/` or `/workbooks/{name}`
+   * shows (`?client=`, or for someone with no workbooks of their own the first client they view, as the SPA
+   * chooses), their list, the workbook shown first (the one named, else the first) and its one-time embed URL,
+   * decided, minted and audited exactly as `/api/me/workbooks` and provision-and-embed do. The page has the
+   * browser ask for it as it arrives (`Link: rel=preload`, plugins/web-files.ts), beside the session.
+   */
+  app.get(
+    "/api/me/workbook-start",
+    {
+      schema: {
+        tags: ["viewing"],
+        querystring: ZWorkbookStartQuerySchema,
+        response: { 200: ZWorkbookStartResponseSchema, ...errors, 403: ZErrorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal!;
+      // It mints on a GET (a preload can be nothing else): only the portal's own pages may make a browser
+      // ask for it, never a link or another site's page.
+      const site = request.headers["sec-fetch-site"];
+      if (site !== undefined && site !== "same-origin") throw forbidden("Cross-site request refused.");
+      const cId = request.query.client ?? (await firstClientOfDelegate(principal));
+      const identity = await identityOf(principal, cId);
+      // Someone else's client this person may not view: not found, whether or not it exists.
+      if (!identity && cId !== undefined) throw notFound("Client not found.");
+      const workbooks = identity?.workbooks ?? [];
+      const named = request.query.workbook;
+      const workbook = workbooks.find((w) => w.workbookName === named) ?? workbooks[0];
+      // Admins are sent from `/` to the back office before anything is shown: nothing is opened for them.
+      // Over the per-person limit, no URL: the page then asks provision-and-embed, which says so (429).
+      const opens = identity && workbook && principal.role !== "admin" && (await withinLimit(principal));
+      const embedUrl = opens ? await issuer.issue(request, principal, identity, workbook) : null;
+      return reply.header("cache-control", "no-store").send({
+        clientId: cId ?? null,
+        workbooks: listed(workbooks),
+        workbook: workbook?.workbookName ?? null,
+        embedUrl,
       });
-      const details = {
-        purpose: "view",
-        workbook: workbook.workbookName,
-        clientIds: identity.clientIds,
-        jti: minted.jti,
-        expiresAt: minted.expiresAt.toISOString(),
-      };
-      const { delegation } = identity;
-      if (delegation) {
-        // A delegate's view names both people: the delegate acts, the client is viewed (decision 020).
-        await audit.record({
-          action: "embed.issued",
-          outcome: "success",
-          actorUserId: principal.userId,
-          actorEmail: principal.email,
-          targetType: "client",
-          targetId: String(delegation.cId),
-          details: {
-            ...details,
-            workbookId: workbook.id,
-            delegationId: delegation.id,
-            viewedClient: { email: delegation.clientEmail, name: delegation.clientName },
-          },
-          ...source,
-        });
-        await db.execute(sql`update delegations set last_viewed_at = now() where id = ${delegation.id}`);
-      } else {
-        await audit.record({
-          action: "embed.issued",
-          outcome: "success",
-          actorUserId: principal.userId,
-          actorEmail: principal.email,
-          targetType: "workbook",
-          targetId: String(workbook.id),
-          details,
-          ...source,
-        });
-      }
-      return reply.header("cache-control", "no-store").send({ embedUrl: minted.url });
     },
   );
 };

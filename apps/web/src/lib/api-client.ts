@@ -83,11 +83,25 @@ export async function apiRequestWithHeaders<TSchema extends core.$ZodType>(
   { schema, ...options }: TApiRequest<TSchema>,
 ): Promise<{ data: core.output<TSchema>; headers: Headers }> {
   const response = await apiFetch(path, options);
+  return {
+    data: await readApiAnswer(response, { schema, fallbackError: options.fallbackError }),
+    headers: response.headers,
+  };
+}
+
+/**
+ * Reads an answer of the portal API that was sent before this module could send it (the start of a workbook
+ * view, which the page has the browser ask for itself: decision 024) exactly as `apiRequest` reads its own.
+ */
+export async function readApiAnswer<TSchema extends core.$ZodType>(
+  response: Response,
+  { schema, fallbackError }: Pick<TApiRequest<TSchema>, "schema" | "fallbackError">,
+): Promise<core.output<TSchema>> {
   const payload = await readJson(response);
-  if (!response.ok) throw refusal(response, payload, options.fallbackError);
+  if (!response.ok) throw refusal(response, payload, fallbackError);
   const parsed = safeParse(schema, payload);
-  if (!parsed.success) throw toRequestError({}, options.fallbackError);
-  return { data: parsed.data, headers: response.headers };
+  if (!parsed.success) throw toRequestError({}, fallbackError);
+  return parsed.data;
 }
 
 /** Calls the portal API and validates the answer (see `apiRequestWithHeaders`); returns the parsed body. */

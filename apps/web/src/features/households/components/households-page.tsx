@@ -3,7 +3,7 @@ import { useRef, useState } from "react";
 
 import type { THousehold, THouseholdInput } from "@portal/contracts";
 
-import { ConfirmDeleteDialog } from "@/components/admin/confirm-delete-dialog";
+import { ConfirmDeleteOnDemand } from "@/components/admin/confirm-delete-on-demand";
 import { ListBody } from "@/components/admin/list-body";
 import { PageHeader } from "@/components/admin/page-header";
 import { Button } from "@/components/ui/button";
@@ -108,7 +108,7 @@ export function HouseholdsPage() {
           </ListBody>
         </div>
       </div>
-      <ConfirmDeleteDialog
+      <ConfirmDeleteOnDemand
         open={deleting !== null}
         title="Are you sure you want to delete this household?"
         description={

@@ -5,10 +5,11 @@ import type { ReactNode } from "react";
 import type { TPersonKind, TInvitationState } from "@portal/contracts";
 
 import { useScopedAction } from "@/components/admin/action-scope";
-import { ConfirmDialog } from "@/components/admin/confirm-delete-dialog";
+import { ConfirmDialogOnDemand } from "@/components/admin/confirm-delete-on-demand";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { getErrorMessage } from "@/lib/errors";
+import { onFirstUse } from "@/lib/on-first-use";
 
 import { RESEND_FAILED, useResendInvitation } from "../api/resend-invitation";
 import { REVOKE_FAILED, useRevokeInvitation } from "../api/revoke-invitation";
@@ -19,11 +20,13 @@ const LOOK: Record<TInvitationState["status"], { label: string; classes: string 
   revoked: { label: "Invitation revoked", classes: "bg-slate-100 text-slate-700 ring-slate-300" },
 };
 
-const day = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric" });
+const day = onFirstUse(
+  () => new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short", year: "numeric" }),
+);
 
 /** What the badge means, in words: until when the link works, or that it no longer does. */
 export function invitationText(invitation: TInvitationState): string {
-  const until = day.format(new Date(invitation.expires_at));
+  const until = day().format(new Date(invitation.expires_at));
   if (invitation.status === "pending") return `Has not set a password yet; the link works until ${until}.`;
   if (invitation.status === "expired") return `The link expired on ${until}; resend it to invite them again.`;
   return "The link was revoked; resend it to invite them again.";
@@ -131,7 +134,7 @@ export function InvitationActions({ kind, id, invitation, name }: TInvitationAct
           {error}
         </span>
       ) : null}
-      <ConfirmDialog
+      <ConfirmDialogOnDemand
         open={confirming}
         title="Revoke this invitation?"
         description={`The link sent to ${name} stops working at once. You can send a new invitation later.`}

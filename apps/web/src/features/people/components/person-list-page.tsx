@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 
-import { ConfirmDeleteDialog } from "@/components/admin/confirm-delete-dialog";
+import { ConfirmDeleteOnDemand } from "@/components/admin/confirm-delete-on-demand";
 import { EmailText, ListView } from "@/components/admin/list-view";
 import type { TColumn } from "@/components/admin/list-view";
 import { PageHeader } from "@/components/admin/page-header";
@@ -117,7 +117,7 @@ export function PersonListPage<R extends TPersonRow>({ kind }: { kind: TPersonUi
         emptyText={`No ${text.plural.toLowerCase()} found.`}
         loadErrorFallback={text.loadListFailed}
       />
-      <ConfirmDeleteDialog
+      <ConfirmDeleteOnDemand
         open={toDelete !== null}
         title={`Are you sure you want to delete this ${text.one}?`}
         description={

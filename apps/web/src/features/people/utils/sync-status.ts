@@ -1,6 +1,7 @@
 import type { SYNC_STATUSES } from "@portal/contracts";
 
 import { getErrorMessage } from "@/lib/errors";
+import { onFirstUse } from "@/lib/on-first-use";
 import type { TListPage } from "@/lib/paging";
 
 /** Whether a client's or employee's latest changes have reached Sigma (the provisioning outbox). */
@@ -18,11 +19,13 @@ export const SYNC_RETRY_FAILED = "The sync could not be retried.";
 /** Put before the last temporary error of a pending sync (Sigma busy or unreachable). */
 export const RETRYING_BY_ITSELF = "Trying again automatically. Last answer:";
 
-const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const WHEN = onFirstUse(
+  () => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }),
+);
 
 /** Put before the last temporary error of a change that has waited for the BI service for a while. */
 export function waitingFor(since: string): string {
-  return `Waiting for the BI service since ${WHEN.format(new Date(since))}. Last answer:`;
+  return `Waiting for the BI service since ${WHEN().format(new Date(since))}. Last answer:`;
 }
 
 /** The state of a Retry of the failed changes (a resync mutation). */

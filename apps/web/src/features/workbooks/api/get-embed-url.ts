@@ -7,6 +7,8 @@ import { apiFetch } from "@/lib/api-client";
 import { AppRequestError } from "@/lib/errors";
 
 import { backendErrorMessage } from "../utils/embed-errors";
+import { takeStartedEmbed } from "./start-view";
+import type { TStartedEmbed } from "./start-view";
 
 /** The request's body: `clientId` only for a client viewed as a delegate, none for one's own workbooks. */
 export function embedRequestBody(workbookId: string, clientId: number | null): TProvisionAndEmbedRequest {
@@ -60,7 +62,23 @@ export const embedUrlQueryOptions = (workbookId: string, clientId: number | null
     refetchOnReconnect: false,
   });
 
-/** `enabled: false` mints nothing (a renewal that is not under way). */
+/**
+ * A view's frame URL query. `enabled: false` mints nothing (a renewal that is not under way). The view's first
+ * frame of a page that started its view (decision 024) takes the URL that came with the start instead of
+ * minting: its key is new, so the cache asks `initialData` once, and the frame's renewal is counted from the
+ * URL's arrival (`initialDataUpdatedAt`).
+ */
+export function embedUrlQuery(workbookId: string, clientId: number | null, load: string, enabled = true) {
+  let started: TStartedEmbed | null | undefined;
+  const take = () => (started ??= enabled ? takeStartedEmbed(workbookId, clientId) : null);
+  return queryOptions({
+    ...embedUrlQueryOptions(workbookId, clientId, load),
+    enabled,
+    initialData: () => take()?.url,
+    initialDataUpdatedAt: () => take()?.receivedAt,
+  });
+}
+
 export function useEmbedUrl(workbookId: string, clientId: number | null, load: string, enabled = true) {
-  return useQuery({ ...embedUrlQueryOptions(workbookId, clientId, load), enabled });
+  return useQuery(embedUrlQuery(workbookId, clientId, load, enabled));
 }

@@ -6,6 +6,7 @@ import type { TWorkbook } from "@portal/contracts";
 import { apiRequest } from "@/lib/api-client";
 
 import { clientSearch, isNotFound } from "../utils/viewed-client";
+import { startedWorkbooks } from "./start-view";
 
 export const LOAD_MY_WORKBOOKS_FAILED = "Your workbooks could not be loaded.";
 
@@ -34,7 +35,8 @@ export function getMyWorkbooks(clientId: number | null, signal?: AbortSignal): P
 export const myWorkbooksQueryOptions = (clientId: number | null = null) =>
   queryOptions({
     queryKey: clientId === null ? ["me", "workbooks"] : ["me", "workbooks", { client: clientId }],
-    queryFn: ({ signal }) => getMyWorkbooks(clientId, signal),
+    // The first load takes the list the start of the view brought, when it brought this client's (decision 024).
+    queryFn: async ({ signal }) => (await startedWorkbooks(clientId)) ?? getMyWorkbooks(clientId, signal),
     // A client who is no longer shared stays so: asking again would only repeat the 404.
     retry: (failures, error) => !isNotFound(error) && failures < 1,
     // Someone else's workbooks are checked again every minute, so a revoked or ended delegation closes an open

@@ -3,7 +3,7 @@ import { Link, useNavigate } from "react-router";
 
 import type { TWorkbook } from "@portal/contracts";
 
-import { ConfirmDeleteDialog } from "@/components/admin/confirm-delete-dialog";
+import { ConfirmDeleteOnDemand } from "@/components/admin/confirm-delete-on-demand";
 import { ListView } from "@/components/admin/list-view";
 import type { TColumn } from "@/components/admin/list-view";
 import { PageHeader } from "@/components/admin/page-header";
@@ -105,7 +105,7 @@ export function WorkbookListPage() {
         emptyText="No workbooks found."
         loadErrorFallback={LOAD_WORKBOOKS_FAILED}
       />
-      <ConfirmDeleteDialog
+      <ConfirmDeleteOnDemand
         open={toDelete !== null}
         title="Are you sure you want to delete this workbook?"
         description={

@@ -1,6 +1,8 @@
 import type { TViewableClient } from "@portal/contracts";
 
-const UNTIL = new Intl.DateTimeFormat(undefined, { dateStyle: "long" });
+import { onFirstUse } from "@/lib/on-first-use";
+
+const UNTIL = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: "long" }));
 
 /** The switcher's line under a name: one's own workbooks, or a client's sharing and when it ends. */
 export function clientNote(client: Pick<TViewableClient, "self" | "expires_at" | "workbooks">): string {
@@ -10,5 +12,5 @@ export function clientNote(client: Pick<TViewableClient, "self" | "expires_at" |
   const ends = client.expires_at === null ? Number.NaN : Date.parse(client.expires_at);
   return Number.isNaN(ends)
     ? `Shared with you · ${workbooks}`
-    : `Shared with you until ${UNTIL.format(ends)} · ${workbooks}`;
+    : `Shared with you until ${UNTIL().format(ends)} · ${workbooks}`;
 }
