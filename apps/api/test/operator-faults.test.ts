@@ -298,6 +298,9 @@ describe("every 5xx explained once in the structured log", () => {
 /** The chain head's key id, changed past its guard trigger (as a restore of another deployment's data would). */
 async function setChainKeyId(database: DatabaseHandle, keyId: string) {
   await database.db.transaction(async (tx) => {
+    // First wait for a running instance's sealer to finish its round (it holds the head's row and would then
+    // need the table lock that disabling the trigger takes: a deadlock).
+    await tx.execute(sql`lock table audit_chain_head in access exclusive mode`);
     await tx.execute(sql`alter table audit_chain_head disable trigger user`);
     await tx.execute(sql`update audit_chain_head set key_id = ${keyId} where id = 1`);
     await tx.execute(sql`alter table audit_chain_head enable trigger user`);

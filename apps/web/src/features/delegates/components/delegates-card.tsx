@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
 import { getErrorMessage } from "@/lib/errors";
+import { useFocusAfterRender } from "@/lib/use-focus-after-render";
 import { useSession } from "@/lib/session";
 
 import { CHANGE_DELEGATE_FAILED, useChangeDelegate } from "../api/change-delegate";
@@ -67,6 +68,7 @@ function DelegatesCardBody({ data }: { data: TMyDelegatesResponse }) {
   const [notice, setNotice] = useState<TNotice | null>(null);
   const revoke = useRevokeFlow({ owner: MY_DELEGATES, whose: "your", onOutcome: setNotice });
   const inviteButton = useRef<HTMLButtonElement>(null);
+  const focusAfterRender = useFocusAfterRender();
 
   const names = workbookNames(own.data ?? []);
   const workbooks = shareableWorkbooks(names);
@@ -76,10 +78,7 @@ function DelegatesCardBody({ data }: { data: TMyDelegatesResponse }) {
     setMode({ kind: "view" });
     invite.reset();
     change.reset();
-    requestAnimationFrame(() => {
-      const target = returnTo ? document.getElementById(returnTo) : inviteButton.current;
-      target?.focus();
-    });
+    focusAfterRender(() => (returnTo ? document.getElementById(returnTo) : inviteButton.current));
   };
   const start = (next: TMode) => {
     setNotice(null);

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/ui/form-message";
 import { Spinner } from "@/components/ui/spinner";
 import { getErrorMessage } from "@/lib/errors";
+import { useFocusAfterRender } from "@/lib/use-focus-after-render";
 import { ADD_FAILED, webAuthnAvailable, webAuthnProblem } from "@/lib/passkey-ceremony";
 import { suggestedPasskeyName } from "@/lib/passkey-registration";
 
@@ -114,16 +115,14 @@ export function PasskeysCard({ onChanged }: { onChanged?: () => void }) {
   const [removing, setRemoving] = useState<TPasskey | null>(null);
   const [notice, setNotice] = useState<TNotice | null>(null);
   const addButton = useRef<HTMLButtonElement>(null);
+  const focusAfterRender = useFocusAfterRender();
   const supported = webAuthnAvailable();
 
   /** Closes the open form and gives the focus back to the button that opened it. */
   const close = (returnTo: string | null) => {
     setMode({ kind: "view" });
     rename.reset();
-    requestAnimationFrame(() => {
-      const target = returnTo ? document.getElementById(returnTo) : addButton.current;
-      target?.focus();
-    });
+    focusAfterRender(() => (returnTo ? document.getElementById(returnTo) : addButton.current));
   };
   const start = (next: TMode) => {
     setNotice(null);
