@@ -2,8 +2,9 @@
  * npm run bench:embed — POST /api/sigma/provision-and-embed under load (session check, access decision,
  * JWT minting, audit row) next to, in the same run:
  * - the floor: Fastify that signs the same HS256 embed token and commits one audit row per request,
- *   nothing else (no session, no access decision). Target: the portal ≥ 1.0× the floor's requests/s,
- *   with p99 < 10 ms (group commit and the access cache should make the portal's checks free);
+ *   nothing else (no session, no access decision). Targets (issue 26, decision 023): on PostgreSQL the
+ *   portal ≥ 1.2× the floor's requests/s with p99 < 10 ms, on PGlite ≥ 1.0× (group commit, lock-free
+ *   audit rows and the access cache should make the portal's checks free);
  * - a bare Fastify route answering the same JSON, and a route behind the portal's own hooks answering it
  *   without work (for orientation: decision 005 showed the old target, 0.35 of the bare route, cannot
  *   hold while every URL waits for its committed audit row).
@@ -170,9 +171,11 @@ async function run(kind: "pglite" | "postgres") {
     console.log(line("provision-and-embed", portal));
     console.log(`embed URLs recorded in the audit log: ${issued} (2xx answers under load: ${portal.total})`);
     const ratio = portal.rps / floorRoute.rps;
+    const target = kind === "postgres" ? { ratio: 1.2, p99: 10 } : { ratio: 1.0, p99: Infinity };
+    const p99 = Number.isFinite(target.p99) ? ` (target < ${target.p99} ms)` : "";
     console.log(
-      `provision-and-embed ${ratio.toFixed(2)}× the floor (target ≥ 1.0); p99 ${portal.p99} ms (target < 10 ms)` +
-        `  → ${ratio >= 1 && portal.p99 < 10 ? "met" : "NOT met"}`,
+      `provision-and-embed ${ratio.toFixed(2)}× the floor (target ≥ ${target.ratio.toFixed(1)}); ` +
+        `p99 ${portal.p99} ms${p99}  → ${ratio >= target.ratio && portal.p99 < target.p99 ? "met" : "NOT met"}`,
     );
     console.log(`for orientation: ${(portal.rps / baseline.rps).toFixed(2)} of the bare route`);
     await bare.close();
