@@ -1,35 +1,29 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { asc, sql, TransactionRollbackError, type SQL } from "drizzle-orm";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { asc, sql, type SQL } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "../src/audit/actions.ts";
 import { loadConfig } from "../src/config.ts";
 import { createAuditAppender, recordAudit } from "../src/audit/audit.ts";
 import { sealAuditChain } from "../src/audit/sealer.ts";
-import {
-  auditChainKey,
-  useAuditChainKey,
-  verifyAuditChain,
-  type AuditChainSummary,
-} from "../src/audit/chain.ts";
-import {
-  createPglite,
-  fromPglite,
-  fromPostgres,
-  MIGRATIONS_FOLDER,
-  openDatabase,
-  type DatabaseHandle,
-} from "../src/db/client.ts";
+import { auditChainKey, useAuditChainKey, verifyAuditChain } from "../src/audit/chain.ts";
+import { fromPostgres, openDatabase, type DatabaseHandle } from "../src/db/client.ts";
 import { auditChainHead, auditLog } from "../src/db/schema.ts";
 import { createTestDatabase } from "./support/database.ts";
-import { idAt, rowAt, sealAll, sealedIdAt, sealedPositions } from "./support/audit-seals.ts";
+import {
+  idAt,
+  pgliteBefore,
+  rowAt,
+  sealAll,
+  sealedIdAt,
+  sealedPositions,
+  verifyTampered,
+} from "./support/audit-seals.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
@@ -61,26 +55,8 @@ const event = (i: number) =>
     details: { z: i, a: { nested: [i, "x"], b: null }, when: new Date(0) },
   }) as const;
 
-const TABLES = ["audit_log", "audit_chain_head", "audit_seals"];
-
 /** Superuser tampering behind the triggers, verified inside the same transaction, then undone. */
-async function verifyAfter(...tamper: SQL[]): Promise<AuditChainSummary> {
-  let summary: AuditChainSummary | undefined;
-  await database.db
-    .transaction(async (tx) => {
-      for (const table of TABLES)
-        await tx.execute(sql`alter table ${sql.identifier(table)} disable trigger all`);
-      for (const statement of tamper) await tx.execute(statement);
-      for (const table of TABLES)
-        await tx.execute(sql`alter table ${sql.identifier(table)} enable trigger all`);
-      summary = await verifyAuditChain(tx, key);
-      tx.rollback();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof TransactionRollbackError)) throw error;
-    });
-  return summary!;
-}
+const verifyAfter = (...tamper: SQL[]) => verifyTampered(database.db, key, ...tamper);
 
 describe("audit hash chain", () => {
   let committed = 0;
@@ -288,18 +264,8 @@ describe("audit hash chain across processes", () => {
 
 describe("audit rows from before the chain", () => {
   it("are counted as unchained, and the chain starts after them", async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), "migrations-"));
-    cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-    const journalFile = path.join(folder, "meta/_journal.json");
-    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    const chainAt = journal.entries.findIndex((e) => e.tag.endsWith("audit_hash_chain"));
-    expect(chainAt).toBeGreaterThan(0);
-    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, chainAt) }));
-
-    const client = await createPglite();
-    const handle = fromPglite(client);
+    const handle = await pgliteBefore("audit_hash_chain");
     try {
-      await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
       await handle.db.execute(sql`
         insert into audit_log (action, outcome) values ('auth.sign_in', 'success'), ('auth.sign_out', 'success')`);
       await handle.migrate();

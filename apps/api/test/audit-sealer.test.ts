@@ -1,30 +1,27 @@
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_WORKBOOKS } from "@portal/contracts/demo";
 import { eq, sql } from "drizzle-orm";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AUDIT_ACTIONS } from "../src/audit/actions.ts";
 import { createAuditAppender, recordAudit } from "../src/audit/audit.ts";
 import { auditChainKey, chainHash, useAuditChainKey, verifyAuditChain } from "../src/audit/chain.ts";
 import { sealAuditChain } from "../src/audit/sealer.ts";
-import {
-  createPglite,
-  fromPglite,
-  fromPostgres,
-  MIGRATIONS_FOLDER,
-  type Database,
-  type DatabaseHandle,
-} from "../src/db/client.ts";
+import { fromPostgres, type Database, type DatabaseHandle } from "../src/db/client.ts";
 import { rows } from "../src/db/rows.ts";
 import { auditChainHead, auditLog } from "../src/db/schema.ts";
 import { MisconfigurationError } from "../src/lib/dependency-faults.ts";
 import { createTestApp, headersFor } from "./support/app.ts";
-import { idAt, rowAt, sealAll, sealedIdAt, sealedPositions, verifyTampered } from "./support/audit-seals.ts";
+import {
+  idAt,
+  pgliteBefore,
+  rowAt,
+  sealAll,
+  sealedIdAt,
+  sealedPositions,
+  verifyTampered,
+} from "./support/audit-seals.ts";
 import { createScratchDatabase, createTestDatabase } from "./support/database.ts";
 import { ADMIN, portalClient, startCluster } from "./instances/cluster.ts";
 
@@ -294,18 +291,8 @@ describe("upgrading from the first chain (decision 007)", () => {
   }
 
   it("verifies the first chain's rows, then the sealed ones after them, also interleaved", async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), "migrations-"));
-    cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-    const journalFile = path.join(folder, "meta/_journal.json");
-    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    const sealsAt = journal.entries.findIndex((e) => e.tag.endsWith("audit_seals"));
-    expect(sealsAt).toBeGreaterThan(0);
-    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, sealsAt) }));
-
-    const client = await createPglite();
-    const handle = fromPglite(client);
+    const handle = await pgliteBefore("audit_seals");
     try {
-      await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
       for (let i = 0; i < 4; i += 1) await appendFirstChainLink(handle.db, i);
       await handle.migrate();
       for (let i = 0; i < 3; i += 1) await recordAudit(handle.db, event(i));

@@ -1,7 +1,19 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq, sql, TransactionRollbackError, type SQL } from "drizzle-orm";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { verifyAuditChain, type AuditChainKey, type AuditChainSummary } from "../../src/audit/chain.ts";
 import { sealAuditChain } from "../../src/audit/sealer.ts";
-import type { Database, Executor } from "../../src/db/client.ts";
+import {
+  createPglite,
+  fromPglite,
+  MIGRATIONS_FOLDER,
+  type Database,
+  type DatabaseHandle,
+  type Executor,
+} from "../../src/db/client.ts";
 import { rows } from "../../src/db/rows.ts";
 import { auditLog } from "../../src/db/schema.ts";
 
@@ -79,4 +91,21 @@ export async function verifyTampered(
       if (!(error instanceof TransactionRollbackError)) throw error;
     });
   return summary!;
+}
+
+/**
+ * An embedded database migrated up to, not including, the migration whose tag ends with `tagSuffix`: the
+ * state of a portal of an earlier version, which `handle.migrate()` then upgrades.
+ */
+export async function pgliteBefore(tagSuffix: string): Promise<DatabaseHandle> {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "migrations-"));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalFile = path.join(folder, "meta/_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+  const at = journal.entries.findIndex((e) => e.tag.endsWith(tagSuffix));
+  if (at <= 0) throw new Error(`no migration ${tagSuffix} after the first`);
+  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+  const client = await createPglite();
+  await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
+  return fromPglite(client);
 }
