@@ -237,6 +237,15 @@ if (baseline)
   );
 else console.log("baseline: none (BENCH_BASE=none)");
 const builds = [];
+// Stopped early (Ctrl-C, a timeout's SIGTERM): the portals and the baseline's worktree go too.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    void Promise.allSettled(builds.map((build) => build.portal.stop())).then(() => {
+      baseline?.remove();
+      process.exit(signal === "SIGINT" ? 130 : 143);
+    });
+  });
+}
 try {
   builds.push(await startBuild("this checkout", root));
   if (baseline) builds.push(await startBuild(`baseline ${baseline.sha}`, baseline.dir));
