@@ -30,9 +30,6 @@ function row(i: number, size: number): PendingRow {
     before: null,
     after: null,
     details: null,
-    beforeJson: null,
-    afterJson: null,
-    detailsJson: null,
   };
   if (kind < 12) {
     const details = { workbook: `Workbook-${i % 10}`, jti: `j${i}` };
@@ -45,7 +42,6 @@ function row(i: number, size: number): PendingRow {
       targetType: "workbook",
       targetId: String(i % 10),
       details,
-      detailsJson: JSON.stringify(details),
     };
   }
   if (kind < 15) {
@@ -82,8 +78,6 @@ function row(i: number, size: number): PendingRow {
     targetId: String(person),
     before,
     after,
-    beforeJson: JSON.stringify(before),
-    afterJson: JSON.stringify(after),
   };
 }
 

@@ -63,15 +63,13 @@ const text = (value: string | null | undefined) =>
       ? Buffer.from(value).toString()
       : value;
 
-function jsonText(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
+/** A JSON value as it is read back (what JSON.stringify keeps), not the caller's object: the MAC covers that. */
+function asStored(value: unknown): unknown {
+  return value === null || value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown);
 }
 
 /** `occurredAt` is set here, not by the database, because the chain's hash covers it. */
 function auditRow(event: AuditEvent, occurredAt: Date): PendingRow {
-  const beforeJson = jsonText(event.before);
-  const afterJson = jsonText(event.after);
-  const detailsJson = jsonText(event.details);
   return {
     occurredAt,
     action: event.action,
@@ -83,13 +81,9 @@ function auditRow(event: AuditEvent, occurredAt: Date): PendingRow {
     ip: text(event.ip),
     userAgent: text(event.userAgent?.slice(0, 512)),
     requestId: text(event.requestId),
-    // The hash covers the JSON as it is read back (what JSON.stringify kept), not the caller's object.
-    before: beforeJson === null ? null : (JSON.parse(beforeJson) as unknown),
-    after: afterJson === null ? null : (JSON.parse(afterJson) as unknown),
-    details: detailsJson === null ? null : (JSON.parse(detailsJson) as unknown),
-    beforeJson,
-    afterJson,
-    detailsJson,
+    before: asStored(event.before),
+    after: asStored(event.after),
+    details: asStored(event.details),
   };
 }
 

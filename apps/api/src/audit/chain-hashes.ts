@@ -60,12 +60,8 @@ export interface ChainedFields {
   details: unknown;
 }
 
-/** A row ready to insert: the fields the hash covers, JSON values as the text that is stored. */
-export interface PendingRow extends ChainedFields {
-  beforeJson: string | null;
-  afterJson: string | null;
-  detailsJson: string | null;
-}
+/** A row ready to insert: the fields its MAC covers, JSON values as they will be read back. */
+export type PendingRow = ChainedFields;
 
 // Sorted keys at every depth: jsonb gives objects back in its own key order, not the order written.
 const canonical = configure({ deterministic: true, circularValue: TypeError, bigint: false });
